@@ -1,0 +1,92 @@
+#include "cli/common.h"
+
+#include <cctype>
+#include <iostream>
+
+#include "ingest/grammar.h"
+#include "ingest/load.h"
+#include "io/input.h"
+
+namespace trtlens {
+namespace {
+
+uint64_t parse_size(const std::string& text) {
+  size_t pos = 0;
+  unsigned long long n = 0;
+  try {
+    n = std::stoull(text, &pos);
+  } catch (const std::exception&) {
+    throw UsageError("--max-input-size: '" + text + "' is not a size (e.g. 512M, 4G)");
+  }
+  std::string unit = text.substr(pos);
+  for (char& ch : unit) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+  if (unit.empty() || unit == "B") return n;
+  if (unit == "K" || unit == "KB" || unit == "KIB") return n << 10;
+  if (unit == "M" || unit == "MB" || unit == "MIB") return n << 20;
+  if (unit == "G" || unit == "GB" || unit == "GIB") return n << 30;
+  throw UsageError("--max-input-size: unknown unit '" + unit + "'");
+}
+
+}  // namespace
+
+void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::string>& formats,
+                        const std::string& default_build) {
+  o.build = default_build;
+  cmd->add_option("inputs", o.inputs,
+                  "Files of one capture: build/runtime logs, layer/profile/times JSON ('-' = stdin)")
+      ->required();
+  cmd->add_option("--grammar-dir", o.grammar_dir,
+                  "Directory of *.re2 grammar files replacing the built-in ones of the same name")
+      ->envname("TRTLENS_GRAMMAR_DIR");
+  cmd->add_option("--build", o.build, "Which build: N, final or all")
+      ->default_val(default_build);
+  cmd->add_flag("-q,--quiet", o.quiet, "No diagnostics on stderr");
+  cmd->add_option("--max-input-size", o.max_input_size,
+                  "Refuse inputs whose decoded size exceeds this (e.g. 512M, 4G)")
+      ->default_val("16G");
+  if (!formats.empty()) {
+    o.format = formats.front();
+    cmd->add_option("--format", o.format, "Output format")
+        ->check(CLI::IsMember(formats))
+        ->default_val(formats.front());
+    cmd->add_option("-o,--output", o.output, "Write to this file instead of stdout");
+  }
+}
+
+Capture load_inputs(const CommonOptions& o) {
+  auto grammar = Grammar::load(o.grammar_dir);
+  ReadLimits limits;
+  limits.max_input_bytes = parse_size(o.max_input_size);
+  return load_capture(o.inputs, *grammar, limits);
+}
+
+std::vector<const Build*> select_builds(const Capture& c, const std::string& spec) {
+  std::vector<const Build*> out;
+  if (spec == "all") {
+    for (const auto& b : c.builds) out.push_back(&b);
+  } else if (spec == "final") {
+    if (const Build* b = c.final_build()) out.push_back(b);
+  } else {
+    size_t pos = 0;
+    int n = -1;
+    try {
+      n = std::stoi(spec, &pos);
+    } catch (const std::exception&) {
+    }
+    if (n < 0 || pos != spec.size())
+      throw UsageError("--build: expected a build number, 'final' or 'all', not '" + spec + "'");
+    if (size_t(n) >= c.builds.size())
+      throw UsageError("--build " + spec + ": the inputs hold " + std::to_string(c.builds.size()) +
+                       " build(s)");
+    out.push_back(&c.builds[size_t(n)]);
+  }
+  return out;
+}
+
+Output::Output(const std::string& path) : out_(&std::cout) {
+  if (path.empty() || path == "-") return;
+  file_ = std::make_unique<std::ofstream>(path, std::ios::binary);
+  if (!*file_) throw UsageError(path + ": cannot write");
+}
+
+}  // namespace trtlens

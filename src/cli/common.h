@@ -1,0 +1,62 @@
+// What every subcommand shares: inputs, grammar, build selection, output.
+#pragma once
+
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "model/capture.h"
+
+namespace trtlens {
+
+// Bad command-line use: exit 2 with the message.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CommonOptions {
+  std::vector<std::string> inputs;
+  std::string grammar_dir;
+  std::string build = "final";
+  std::string format = "table";
+  std::string output;
+  bool quiet = false;
+  std::string max_input_size = "16G";
+};
+
+// Adds INPUT..., --grammar-dir, --build, --quiet, --max-input-size and, when `formats` is not
+// empty, --format (first entry is the default) and -o/--output.
+void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::string>& formats,
+                        const std::string& default_build = "final");
+
+// Reads the inputs into the model (throws InputError / GrammarError).
+Capture load_inputs(const CommonOptions& o);
+
+// --build N|final|all.
+std::vector<const Build*> select_builds(const Capture& c, const std::string& spec);
+
+// stdout, or the -o file.
+class Output {
+ public:
+  explicit Output(const std::string& path);
+  std::ostream& stream() { return file_ ? *file_ : *out_; }
+
+ private:
+  std::unique_ptr<std::ofstream> file_;
+  std::ostream* out_;
+};
+
+// Each subcommand registers itself; `run` returns the exit code.
+using CommandRunner = std::function<int()>;
+void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_layers(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+
+}  // namespace trtlens

@@ -1,0 +1,123 @@
+// Layer listings in text logs: the "Engine Layer Information:" block (Layer(T): lines), and the
+// engine inspector's one-line text ("Layer Information:" / "Layers:" then detailed
+// "Name: ..." lines or bare names, then "Bindings:").
+#include "ingest/build_log/section.h"
+#include "ingest/layer_text.h"
+
+namespace trtlens {
+namespace {
+
+bool is_blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
+
+class LayersSection : public LogSection {
+ public:
+  using LogSection::LogSection;
+
+  std::vector<std::string> triggers() const override {
+    return {"engine_layer_block", "layer_info_header", "layers_header"};
+  }
+
+  bool start(size_t which, const LogLine& line) override {
+    if (which == 0) {
+      ctx_.out.begin_listing(ListingKind::EngineLayerInfo, ctx_.at(line));
+      mode_ = Mode::EngineLines;
+    } else {
+      ctx_.out.begin_listing(ListingKind::LayerInfoDump, ctx_.at(line));
+      mode_ = which == 1 ? Mode::AwaitLayers : Mode::Dump;
+    }
+    detailed_ = names_ = 0;
+    return true;
+  }
+
+  bool next(const LogLine& line) override {
+    const std::string_view m = line.message;
+    const Grammar& g = ctx_.grammar;
+    switch (mode_) {
+      case Mode::EngineLines:
+        if (is_blank(m)) return true;
+        if (m.substr(0, 6) == "Layer(") {
+          std::string error;
+          if (auto layer = parse_engine_layer_line(m, g, &error)) {
+            layer->source = ctx_.at(line);
+            ctx_.out.add_layer(std::move(*layer));
+          } else {
+            ctx_.out.unrecognized(ctx_.at(line), "engine layer line: " + error);
+          }
+          return true;
+        }
+        if (RE2::FullMatch(m, g.re("layers_header"))) {  // TRT 10 detailed listing
+          mode_ = Mode::Dump;
+          return true;
+        }
+        return false;
+      case Mode::AwaitLayers:
+        if (is_blank(m)) return true;
+        if (RE2::FullMatch(m, g.re("layers_header"))) {
+          mode_ = Mode::Dump;
+          return true;
+        }
+        if (line.prefixed) return false;
+        mode_ = Mode::Dump;
+        return dump_line(line);
+      case Mode::Dump:
+        return dump_line(line);
+      case Mode::Bindings:
+        if (line.prefixed) return false;
+        if (is_blank(m)) return true;
+        ctx_.out.add_binding(Binding{std::string(m), {}, {}});
+        return true;
+    }
+    return false;
+  }
+
+  void end() override {
+    if (names_ > 0 && detailed_ == 0) ctx_.out.set_names_only();
+    ctx_.out.end_listing();
+  }
+
+ private:
+  enum class Mode { EngineLines, AwaitLayers, Dump, Bindings };
+
+  bool dump_line(const LogLine& line) {
+    const std::string_view m = line.message;
+    if (line.prefixed) return false;  // the inspector text is un-prefixed after its header
+    if (is_blank(m)) return true;
+    if (RE2::FullMatch(m, ctx_.grammar.re("bindings_header"))) {
+      mode_ = Mode::Bindings;
+      return true;
+    }
+    if (RE2::PartialMatch(m, ctx_.grammar.re("oneline_layer"))) {
+      std::string error;
+      if (auto layer = parse_oneline_layer(m, &error)) {
+        layer->source = ctx_.at(line);
+        ctx_.out.add_layer(std::move(*layer));
+        ++detailed_;
+      } else {
+        ctx_.out.unrecognized(ctx_.at(line), "layer information line: " + error);
+      }
+      return true;
+    }
+    if (detailed_ > 0) {
+      ctx_.out.unrecognized(ctx_.at(line), "layer information line without 'Name: ..., LayerType:'");
+      return true;
+    }
+    Layer layer;  // layer_names_only verbosity: the line is the name
+    layer.name = std::string(line.text);
+    layer.source = ctx_.at(line);
+    ctx_.out.add_layer(std::move(layer));
+    ++names_;
+    return true;
+  }
+
+  Mode mode_ = Mode::EngineLines;
+  int detailed_ = 0;
+  int names_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<LogSection> make_layers_section(LogContext& ctx) {
+  return std::make_unique<LayersSection>(ctx);
+}
+
+}  // namespace trtlens

@@ -1,0 +1,53 @@
+// The verbose build log (and runtime log) ingester is a driver plus one section per family of
+// lines (layer listings, run banners, memory, ONNX parse, options, profiles ...). A section
+// names the grammar patterns that start it; the driver finds candidate lines with a literal
+// prefilter, so lines that matter are found without running every pattern on every line.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/grammar.h"
+#include "model/assembler.h"
+
+namespace trtlens {
+
+struct LogLine {
+  std::string_view message;  // the text after the log prefixes
+  std::string_view text;     // the whole line
+  uint64_t number = 0;
+  char severity = 0;  // 'V' 'I' 'W' 'E' 'F', or 0 when the line had no severity tag
+  bool prefixed = false;  // the line carried a log prefix (time stamp, severity, [TRT] ...)
+};
+
+struct LogContext {
+  const Grammar& grammar;
+  Assembler& out;
+  std::string path;
+  SourceLoc at(const LogLine& line) const { return SourceLoc{path, line.number}; }
+};
+
+class LogSection {
+ public:
+  explicit LogSection(LogContext& ctx) : ctx_(ctx) {}
+  virtual ~LogSection() = default;
+  // Grammar patterns (anchored with ^) whose match starts this section.
+  virtual std::vector<std::string> triggers() const = 0;
+  // The line matched triggers()[which]. Return true to be handed the following lines.
+  virtual bool start(size_t which, const LogLine& line) = 0;
+  // A following line. Return false when it is not this section's: the section is then ended
+  // and the driver dispatches the line as usual.
+  virtual bool next(const LogLine&) { return false; }
+  virtual void end() {}
+
+ protected:
+  LogContext& ctx_;
+};
+
+// Sections, one file each under src/ingest/build_log/.
+std::unique_ptr<LogSection> make_layers_section(LogContext& ctx);
+std::unique_ptr<LogSection> make_run_section(LogContext& ctx);
+
+}  // namespace trtlens

@@ -1,0 +1,122 @@
+#include "ingest/grammar.h"
+
+#include <dirent.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace trtlens {
+namespace {
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return s.substr(i);
+}
+
+// The literal text an anchored pattern must start with, from RE2's own analysis.
+std::string literal_prefix(const RE2& re) {
+  if (re.pattern().empty() || re.pattern()[0] != '^') return "";
+  std::string min, max;
+  if (!re.PossibleMatchRange(&min, &max, 64)) return "";
+  size_t n = 0;
+  while (n < min.size() && n < max.size() && min[n] == max[n]) ++n;
+  return min.substr(0, n);
+}
+
+}  // namespace
+
+void Grammar::add_file(const std::string& file, const std::string& text) {
+  // A file given again (an override) replaces every pattern the earlier one defined.
+  patterns_.erase(std::remove_if(patterns_.begin(), patterns_.end(),
+                                 [&](const auto& p) { return p->file == file; }),
+                  patterns_.end());
+  std::istringstream in(text);
+  std::string raw, example, versions;
+  int line_no = 0;
+  while (std::getline(in, raw)) {
+    ++line_no;
+    std::string line = trim(raw);
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      std::string body = trim(line.substr(1));
+      if (body.rfind("example:", 0) == 0) example = trim(body.substr(8));
+      else if (body.rfind("versions:", 0) == 0) versions = trim(body.substr(9));
+      continue;
+    }
+    auto eq = line.find(" = ");
+    if (eq == std::string::npos)
+      throw GrammarError(file + ":" + std::to_string(line_no) + ": expected 'name = pattern'");
+    auto p = std::make_unique<GrammarPattern>();
+    p->name = trim(line.substr(0, eq));
+    p->regex = trim(raw.substr(raw.find(" = ") + 3));
+    while (!p->regex.empty() && (p->regex.back() == '\r' || p->regex.back() == '\n'))
+      p->regex.pop_back();
+    p->file = file;
+    p->line = line_no;
+    p->example = example;
+    p->versions = versions;
+    RE2::Options opts;
+    opts.set_log_errors(false);
+    opts.set_encoding(RE2::Options::EncodingLatin1);  // bytes: names need not be UTF-8
+    p->re = std::make_unique<RE2>(p->regex, opts);
+    if (!p->re->ok())
+      throw GrammarError(file + ":" + std::to_string(line_no) + ": pattern '" + p->name +
+                         "': " + p->re->error());
+    p->literal_prefix = literal_prefix(*p->re);
+    example.clear();
+    versions.clear();
+    patterns_.push_back(std::move(p));
+  }
+}
+
+std::shared_ptr<const Grammar> Grammar::from_files(
+    const std::vector<std::pair<std::string, std::string>>& files) {
+  auto g = std::make_shared<Grammar>();
+  for (const auto& [name, text] : files) g->add_file(name, text);
+  for (const auto& p : g->patterns_) {
+    if (!g->by_name_.emplace(p->name, p.get()).second)
+      throw GrammarError(p->file + ":" + std::to_string(p->line) + ": pattern '" + p->name +
+                         "' is defined twice");
+  }
+  return g;
+}
+
+std::shared_ptr<const Grammar> Grammar::load(const std::string& override_dir) {
+  auto files = embedded_grammar_files();
+  if (!override_dir.empty()) {
+    DIR* dir = opendir(override_dir.c_str());
+    if (!dir) throw GrammarError(override_dir + ": cannot open grammar directory");
+    std::vector<std::string> names;
+    while (dirent* e = readdir(dir)) {
+      std::string n = e->d_name;
+      if (n.size() > 4 && n.compare(n.size() - 4, 4, ".re2") == 0) names.push_back(n);
+    }
+    closedir(dir);
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names) {
+      std::ifstream f(override_dir + "/" + n, std::ios::binary);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      auto it = std::find_if(files.begin(), files.end(), [&](auto& x) { return x.first == n; });
+      if (it != files.end()) it->second = ss.str();
+      else files.emplace_back(n, ss.str());
+    }
+  }
+  return from_files(files);
+}
+
+const GrammarPattern& Grammar::pattern(std::string_view name) const {
+  auto it = by_name_.find(name);
+  if (it == by_name_.end())
+    throw GrammarError("grammar has no pattern '" + std::string(name) + "'");
+  return *it->second;
+}
+
+const RE2& Grammar::re(std::string_view name) const { return *pattern(name).re; }
+
+bool Grammar::has(std::string_view name) const { return by_name_.count(name) > 0; }
+
+}  // namespace trtlens

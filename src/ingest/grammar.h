@@ -1,0 +1,60 @@
+// Grammar as data (ARCHITECTURE §2): named RE2 patterns kept in grammar/*.re2, embedded into
+// the binary at build time and overridable file by file with --grammar-dir.
+//
+// File format, one pattern per entry:
+//   # example: <a real line, as TensorRT printed it>
+//   # versions: <TensorRT versions it was seen in>
+//   name = <RE2 pattern>
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <re2/re2.h>
+
+namespace trtlens {
+
+struct GrammarPattern {
+  std::string name;
+  std::string file;
+  int line = 0;
+  std::string regex;
+  std::string example;
+  std::string versions;
+  std::unique_ptr<RE2> re;
+  // Literal text every match starts with (for anchored patterns); "" when none is known.
+  std::string literal_prefix;
+};
+
+class Grammar {
+ public:
+  // The embedded grammar, with files of `override_dir` (if not empty) replacing or adding to it.
+  static std::shared_ptr<const Grammar> load(const std::string& override_dir = "");
+  static std::shared_ptr<const Grammar> from_files(
+      const std::vector<std::pair<std::string, std::string>>& files);  // (name, text)
+
+  // The pattern called `name`; throws GrammarError when the grammar lacks it.
+  const RE2& re(std::string_view name) const;
+  const GrammarPattern& pattern(std::string_view name) const;
+  bool has(std::string_view name) const;
+  const std::vector<std::unique_ptr<GrammarPattern>>& patterns() const { return patterns_; }
+
+ private:
+  void add_file(const std::string& file, const std::string& text);
+
+  std::vector<std::unique_ptr<GrammarPattern>> patterns_;
+  std::map<std::string, GrammarPattern*, std::less<>> by_name_;
+};
+
+class GrammarError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The embedded grammar files (generated at build time from grammar/*.re2).
+const std::vector<std::pair<std::string, std::string>>& embedded_grammar_files();
+
+}  // namespace trtlens

@@ -1,0 +1,91 @@
+#include "ingest/json_text.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace trtlens {
+namespace {
+
+// Length of the valid UTF-8 sequence at s[i], or 0.
+size_t utf8_len(const std::string& s, size_t i) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  if (n == 2 && c < 0xc2) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+  if (n == 3) {
+    unsigned cp = ((c & 0x0f) << 12) | ((b(i + 1) & 0x3f) << 6) | (b(i + 2) & 0x3f);
+    if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  }
+  if (n == 4) {
+    unsigned cp = ((c & 0x07) << 18) | ((b(i + 1) & 0x3f) << 12);
+    if (cp < 0x10000 || cp > 0x10ffff) return 0;
+  }
+  return n;
+}
+
+}  // namespace
+
+JsonSanitizeResult sanitize_json(const std::string& in, int depth_limit) {
+  JsonSanitizeResult r;
+  r.text.reserve(in.size());
+  bool in_string = false;
+  int depth = 0;
+  for (size_t i = 0; i < in.size();) {
+    unsigned char c = static_cast<unsigned char>(in[i]);
+    if (in_string) {
+      if (c == '\\' && i + 1 < in.size()) {
+        r.text.append(in, i, 2);
+        i += 2;
+        continue;
+      }
+      if (c == '"') in_string = false;
+      if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        r.text += buf;
+        ++i;
+        continue;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      r.max_depth = std::max(r.max_depth, ++depth);
+      if (depth > depth_limit) {
+        r.too_deep = true;
+        return r;
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+    if (c >= 0x80) {
+      size_t n = utf8_len(in, i);
+      if (n == 0) {
+        r.text += "\xef\xbf\xbd";
+        ++r.invalid_utf8;
+        ++i;
+        continue;
+      }
+      r.text.append(in, i, n);
+      i += n;
+      continue;
+    }
+    r.text.push_back(char(c));
+    ++i;
+  }
+  return r;
+}
+
+uint64_t line_of_offset(const std::string& text, size_t pos) {
+  pos = std::min(pos, text.size());
+  return 1 + uint64_t(std::count(text.begin(), text.begin() + long(pos), '\n'));
+}
+
+uint64_t count_lines(const std::string& text) {
+  uint64_t n = uint64_t(std::count(text.begin(), text.end(), '\n'));
+  return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
+}
+
+}  // namespace trtlens

@@ -1,0 +1,54 @@
+#include "ingest/load.h"
+
+#include "ingest/build_log.h"
+#include "ingest/detect.h"
+#include "ingest/json_text.h"
+#include "ingest/layer_json.h"
+#include "model/assembler.h"
+
+namespace trtlens {
+namespace {
+
+void load_one(const std::string& path, const Grammar& grammar, const ReadLimits& limits,
+              Assembler& out) {
+  auto in = InputStream::open(path, limits);
+  InputKind kind = detect_kind(in->peek(8192));
+  switch (kind) {
+    case InputKind::Empty:
+      throw InputError(path, "empty file");
+    case InputKind::Binary:
+      throw InputError(path, "binary file (not a TensorRT log, JSON export or ONNX model)");
+    case InputKind::OtherJson:
+      throw InputError(path, "JSON that is not a TensorRT export (no Layers, timeMs or latencyMs)");
+    case InputKind::LayerJson: {
+      out.begin_input(path, to_string(kind), in->gzip());
+      std::string text = in->read_all();
+      ingest_layer_json(text, out, path);
+      out.end_input(count_lines(text));
+      return;
+    }
+    case InputKind::BuildLog: {
+      out.begin_input(path, to_string(kind), in->gzip());
+      LineReader lines(*in, limits.max_line_bytes);
+      LogStats stats = ingest_build_log(lines, grammar, out, path);
+      out.end_input(stats.lines);
+      if (stats.recognized == 0) throw InputError(path, "no TensorRT output recognised");
+      return;
+    }
+    default:
+      throw InputError(path, std::string(to_string(kind)) + " input is not supported yet");
+  }
+}
+
+}  // namespace
+
+Capture load_capture(const std::vector<std::string>& paths, const Grammar& grammar,
+                     const ReadLimits& limits) {
+  Capture capture;
+  Assembler out(capture);
+  for (const auto& path : paths) load_one(path, grammar, limits, out);
+  out.finish();
+  return capture;
+}
+
+}  // namespace trtlens

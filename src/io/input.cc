@@ -1,0 +1,300 @@
+#include "io/input.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace trtlens {
+namespace {
+
+constexpr size_t kBlock = size_t{1} << 20;
+
+std::string errno_reason() {
+  switch (errno) {
+    case ENOENT: return "no such file";
+    case EACCES: return "permission denied";
+    case EISDIR: return "is a directory";
+    default: return std::strerror(errno);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<InputStream> InputStream::open(const std::string& path, ReadLimits limits) {
+  if (path == "-") return std::unique_ptr<InputStream>(new InputStream("-", 0, false, limits));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw InputError(path, errno_reason());
+  if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory");
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path, errno_reason());
+  return std::unique_ptr<InputStream>(new InputStream(path, fd, true, limits));
+}
+
+InputStream::InputStream(std::string path, int fd, bool owns_fd, ReadLimits limits)
+    : path_(std::move(path)), fd_(fd), owns_fd_(owns_fd), limits_(limits) {
+  raw_head_.resize(2);
+  size_t got = 0;
+  while (got < 2) {
+    ssize_t n = ::read(fd_, raw_head_.data() + got, 2 - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputError(path_, errno_reason());
+    if (n == 0) {
+      eof_raw_ = true;
+      break;
+    }
+    got += size_t(n);
+  }
+  raw_head_.resize(got);
+  gzip_ = got == 2 && uint8_t(raw_head_[0]) == 0x1f && uint8_t(raw_head_[1]) == 0x8b;
+  if (gzip_) {
+    if (inflateInit2(&zs_, 15 + 32) != Z_OK) throw InputError(path_, "cannot start gzip decoder");
+    z_init_ = true;
+    zin_.resize(kBlock);
+  }
+}
+
+InputStream::~InputStream() {
+  if (z_init_) inflateEnd(&zs_);
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
+}
+
+size_t InputStream::read_raw(char* buf, size_t n) {
+  size_t out = 0;
+  if (raw_head_pos_ < raw_head_.size()) {
+    size_t k = std::min(n, raw_head_.size() - raw_head_pos_);
+    std::memcpy(buf, raw_head_.data() + raw_head_pos_, k);
+    raw_head_pos_ += k;
+    out += k;
+  }
+  while (out < n && !eof_raw_) {
+    ssize_t r = ::read(fd_, buf + out, n - out);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw InputError(path_, errno_reason());
+    if (r == 0) {
+      eof_raw_ = true;
+      break;
+    }
+    out += size_t(r);
+    if (out > 0) break;  // return what we have; callers loop
+  }
+  return out;
+}
+
+size_t InputStream::read_decoded(char* buf, size_t n) {
+  size_t got;
+  if (!gzip_) {
+    got = read_raw(buf, n);
+  } else {
+    zs_.next_out = reinterpret_cast<Bytef*>(buf);
+    zs_.avail_out = uInt(n);
+    while (zs_.avail_out == n) {
+      if (zs_.avail_in == 0) {
+        size_t r = read_raw(reinterpret_cast<char*>(zin_.data()), zin_.size());
+        if (r == 0) {
+          if (!z_end_) throw InputError(path_, "truncated gzip stream");
+          break;
+        }
+        zs_.next_in = zin_.data();
+        zs_.avail_in = uInt(r);
+        if (z_end_) {  // another member follows (gzip a >> f; gzip b >> f)
+          inflateReset(&zs_);
+          z_end_ = false;
+        }
+      }
+      int rc = inflate(&zs_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        z_end_ = true;
+        if (zs_.avail_in > 0) {
+          inflateReset(&zs_);
+          z_end_ = false;
+        }
+        continue;
+      }
+      if (rc != Z_OK && rc != Z_BUF_ERROR) throw InputError(path_, "corrupt gzip data");
+    }
+    got = n - zs_.avail_out;
+  }
+  total_ += got;
+  if (total_ > limits_.max_input_bytes)
+    throw InputError(path_, "decoded input exceeds " + std::to_string(limits_.max_input_bytes) +
+                                " bytes (raise --max-input-size)");
+  return got;
+}
+
+std::string_view InputStream::peek(size_t n) {
+  while (head_.size() - head_pos_ < n) {
+    size_t old = head_.size();
+    head_.resize(old + kBlock);
+    size_t got = read_decoded(head_.data() + old, kBlock);
+    head_.resize(old + got);
+    if (got == 0) break;
+  }
+  return std::string_view(head_).substr(head_pos_, n);
+}
+
+size_t InputStream::read(char* buf, size_t n) {
+  if (head_pos_ < head_.size()) {
+    size_t k = std::min(n, head_.size() - head_pos_);
+    std::memcpy(buf, head_.data() + head_pos_, k);
+    head_pos_ += k;
+    if (head_pos_ == head_.size()) {
+      head_.clear();
+      head_.shrink_to_fit();
+      head_pos_ = 0;
+    }
+    return k;
+  }
+  return read_decoded(buf, n);
+}
+
+std::string InputStream::read_all() {
+  std::string out;
+  char buf[1 << 16];
+  while (size_t n = read(buf, sizeof buf)) out.append(buf, n);
+  return out;
+}
+
+std::string_view strip_ansi(std::string_view text, std::string& scratch) {
+  if (text.find('\x1b') == std::string_view::npos) return text;
+  scratch.clear();
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c != '\x1b') {
+      scratch.push_back(c);
+      ++i;
+      continue;
+    }
+    if (i + 1 >= text.size()) break;
+    char kind = text[i + 1];
+    if (kind == '[') {  // CSI: parameters, then one final byte in 0x40..0x7e
+      size_t j = i + 2;
+      while (j < text.size() && !(text[j] >= 0x40 && text[j] <= 0x7e)) ++j;
+      i = j + 1;
+    } else if (kind == ']') {  // OSC: up to BEL or ESC '\'
+      size_t j = i + 2;
+      while (j < text.size() && text[j] != '\x07' &&
+             !(text[j] == '\x1b' && j + 1 < text.size() && text[j + 1] == '\\'))
+        ++j;
+      i = (j < text.size() && text[j] == '\x07') ? j + 1 : j + 2;
+    } else {
+      i += 2;
+    }
+  }
+  return scratch;
+}
+
+LineReader::LineReader(InputStream& in, size_t max_line) : in_(in), max_line_(max_line) {
+  buf_.resize(kBlock);
+}
+
+bool LineReader::fill() {
+  // Keep the unfinished line; grow only while a single line is longer than the buffer.
+  if (begin_ > 0) {
+    std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
+  size_t got = in_.read(buf_.data() + end_, buf_.size() - end_);
+  if (got == 0) {
+    eof_ = true;
+    return false;
+  }
+  end_ += got;
+  return true;
+}
+
+bool LineReader::next_cut(Line& line) {
+  // Keep the first max_line_ bytes of an over-long line and skip the rest of it.
+  long_.assign(buf_.data() + begin_, max_line_);
+  for (;;) {
+    begin_ = end_ = 0;
+    if (!fill()) break;
+    const char* b = buf_.data();
+    const char* p = static_cast<const char*>(std::memchr(b, '\n', end_));
+    const char* q = static_cast<const char*>(std::memchr(b, '\r', end_));
+    const char* hit = (p && q) ? std::min(p, q) : (p ? p : q);
+    if (!hit) continue;
+    begin_ = size_t(hit - b) + 1;
+    if (*hit == '\r') {
+      if (begin_ < end_) {
+        if (b[begin_] == '\n') ++begin_;
+      } else {
+        pending_cr_ = true;
+      }
+    }
+    break;
+  }
+  ++number_;
+  ++truncated_;
+  line.text = strip_ansi(long_, scratch_);
+  line.number = number_;
+  line.truncated = true;
+  return true;
+}
+
+bool LineReader::next(Line& line) {
+  line.truncated = false;
+  size_t scan_from = begin_;
+  for (;;) {
+    const char* base = buf_.data();
+    if (pending_cr_ && begin_ < end_) {
+      pending_cr_ = false;
+      if (base[begin_] == '\n') {
+        ++begin_;
+        scan_from = begin_;
+        continue;
+      }
+    }
+    const char* start = base + scan_from;
+    size_t avail = end_ - scan_from;
+    const void* nl = std::memchr(start, '\n', avail);
+    size_t limit = nl ? size_t(static_cast<const char*>(nl) - start) : avail;
+    const void* cr = std::memchr(start, '\r', limit);
+    size_t stop = cr ? size_t(static_cast<const char*>(cr) - start) : limit;
+    bool found = nl || cr;
+    if (found) {
+      size_t line_end = scan_from + stop;
+      size_t next = line_end + 1;
+      if (cr) {
+        if (next < end_) {
+          if (base[next] == '\n') ++next;
+        } else {
+          pending_cr_ = true;
+        }
+      }
+      std::string_view text(base + begin_, line_end - begin_);
+      begin_ = next;
+      ++number_;
+      if (text.size() > max_line_) {
+        text = text.substr(0, max_line_);
+        line.truncated = true;
+        ++truncated_;
+      }
+      line.text = strip_ansi(text, scratch_);
+      line.number = number_;
+      return true;
+    }
+    // No line end in the buffer: read more, unless this line is already too long.
+    if (end_ - begin_ > max_line_) return next_cut(line);
+    scan_from = end_;
+    size_t offset = scan_from - begin_;
+    if (!fill()) {
+      if (end_ > begin_) {
+        std::string_view text(buf_.data() + begin_, end_ - begin_);
+        begin_ = end_;
+        ++number_;
+        line.text = strip_ansi(text, scratch_);
+        line.number = number_;
+        return true;
+      }
+      return false;
+    }
+    scan_from = begin_ + offset;
+  }
+}
+
+}  // namespace trtlens

@@ -1,0 +1,48 @@
+// The engine graph: vertices are layers plus graph inputs/outputs, edges are tensors from
+// producer to consumer (a tensor read by three layers is three edges).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+namespace trtlens {
+
+struct Layer;
+struct Binding;
+
+enum class VertexKind { Layer, Input, Output };
+
+struct GraphVertex {
+  VertexKind kind = VertexKind::Layer;
+  int layer = -1;       // index into Build::layers for Layer vertices
+  std::string tensor;   // tensor name for Input/Output vertices
+};
+
+struct GraphEdge {
+  std::string tensor;
+  int producer_output = -1;  // index into the producer layer's outputs (-1 for graph inputs)
+  int consumer_input = -1;   // index into the consumer layer's inputs (-1 for graph outputs)
+};
+
+using EngineGraphImpl = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
+                                              GraphVertex, GraphEdge>;
+
+struct EngineGraph {
+  EngineGraphImpl g;
+  std::vector<EngineGraphImpl::vertex_descriptor> layer_vertex;  // by layer index
+  std::vector<std::string> inputs;   // graph input tensor names, in first-use order
+  std::vector<std::string> outputs;  // graph output tensor names
+
+  // Tensors consumed but produced by no layer and not a known binding (names-only
+  // listings have none; TRT's constants and shape tensors also show up here).
+  int dangling_inputs = 0;
+};
+
+// Wires producers to consumers by tensor name. Bindings, where known, decide which dangling
+// tensors are graph inputs/outputs; without them, unproduced inputs and unconsumed outputs are.
+EngineGraph build_engine_graph(const std::vector<Layer>& layers,
+                               const std::vector<Binding>& bindings);
+
+}  // namespace trtlens

@@ -1,0 +1,195 @@
+#include "model/values.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+
+namespace trtlens {
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+struct Spelling {
+  std::string_view key;  // upper-case spelling
+  std::string_view canonical;
+};
+
+// Log spellings (Float, Half, Int8 ...), JSON bare types and the canonical names themselves.
+constexpr std::array<Spelling, 33> kSpellings{{
+    {"FLOAT", "FP32"},   {"FLOAT32", "FP32"}, {"FP32", "FP32"},   {"KFLOAT", "FP32"},
+    {"HALF", "FP16"},    {"FLOAT16", "FP16"}, {"FP16", "FP16"},   {"KHALF", "FP16"},
+    {"BFLOAT16", "BF16"}, {"BF16", "BF16"},   {"KBF16", "BF16"},  {"FP8", "FP8"},
+    {"FLOAT8", "FP8"},   {"KFP8", "FP8"},     {"FP4", "FP4"},     {"KFP4", "FP4"},
+    {"INT4", "INT4"},    {"KINT4", "INT4"},   {"INT8", "INT8"},   {"KINT8", "INT8"},
+    {"UINT8", "UINT8"},  {"KUINT8", "UINT8"}, {"INT32", "INT32"}, {"KINT32", "INT32"},
+    {"INT64", "INT64"},  {"KINT64", "INT64"}, {"BOOL", "BOOL"},   {"KBOOL", "BOOL"},
+    {"E4M3", "FP8"},     {"FP8E4M3", "FP8"},  {"E2M1", "FP4"},    {"FLOAT4", "FP4"},
+    {"DOUBLE", "FP64"},
+}};
+
+}  // namespace
+
+DtypeResult canonical_dtype(std::string_view spelling) {
+  const std::string key = upper(trim(spelling));
+  for (const auto& s : kSpellings) {
+    if (s.key == key) return {std::string(s.canonical), s.canonical != "FP64"};
+  }
+  return {key, false};
+}
+
+std::optional<int> dtype_bits(std::string_view c) {
+  if (c == "FP32" || c == "INT32") return 32;
+  if (c == "FP16" || c == "BF16") return 16;
+  if (c == "FP8" || c == "INT8" || c == "UINT8" || c == "BOOL") return 8;
+  if (c == "FP4" || c == "INT4") return 4;
+  if (c == "INT64" || c == "FP64") return 64;
+  return std::nullopt;
+}
+
+FormatInfo parse_format(std::string_view format) {
+  FormatInfo info;
+  std::string f(trim(format));
+  // "Row major linear FP4 format (kLINEAR)": drop the enum suffix.
+  if (auto p = f.find(" (k"); p != std::string::npos && !f.empty() && f.back() == ')') f.resize(p);
+  const std::string u = upper(f);
+
+  // A bare dtype ("Half", "Int8", "None") as Myelin/kgen layers print it.
+  if (u.find(' ') == std::string::npos) {
+    info.dtype = canonical_dtype(u);
+    return info;
+  }
+  // The dtype is one of the words; the longest known spelling wins ("BFloat16" before "Float").
+  std::string word;
+  DtypeResult best;
+  auto consider = [&](const std::string& w) {
+    if (w.empty()) return;
+    DtypeResult d = canonical_dtype(w);
+    if (d.known && !best.known) best = d;
+  };
+  for (char c : u) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word.push_back(c);
+    } else {
+      consider(word);
+      word.clear();
+    }
+  }
+  consider(word);
+  info.dtype = best.known ? best : DtypeResult{u, false};
+
+  static constexpr std::array<std::pair<std::string_view, int>, 6> kWidths{{
+      {"TWO WIDE", 2}, {"FOUR WIDE", 4}, {"EIGHT WIDE", 8},
+      {"SIXTEEN WIDE", 16}, {"THIRTY-TWO WIDE", 32}, {"SIXTY-FOUR WIDE", 64},
+  }};
+  for (const auto& [words, width] : kWidths) {
+    if (u.find(words) != std::string::npos) {
+      info.vector_width = width;
+      info.vector_axis = 1;
+    }
+  }
+  // "Channel major FP16 format where channel % 8 == 0" (HWC8 family).
+  if (auto p = u.find("CHANNEL % "); p != std::string::npos) {
+    int n = 0;
+    auto s = u.data() + p + 10;
+    std::from_chars(s, u.data() + u.size(), n);
+    if (n > 1) {
+      info.vector_width = n;
+      info.vector_axis = 1;
+    }
+    info.channel_last = true;
+  } else if (u.find("CHANNEL MAJOR") != std::string::npos ||
+             u.find("CHANNEL LAST") != std::string::npos) {
+    info.channel_last = true;
+  }
+  return info;
+}
+
+std::optional<Dims> parse_dims(std::string_view text) {
+  Dims out;
+  text = trim(text);
+  if (text.empty()) return out;
+  size_t pos = 0;
+  int axis = 0;
+  while (pos <= text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view item = trim(text.substr(pos, end - pos));
+    std::string_view width;
+    if (auto colon = item.find(':'); colon != std::string_view::npos) {
+      width = item.substr(colon + 1);
+      item = item.substr(0, colon);
+    }
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (ec != std::errc() || p != item.data() + item.size() || item.empty()) return std::nullopt;
+    if (!width.empty()) {
+      int w = 0;
+      auto [q, ec2] = std::from_chars(width.data(), width.data() + width.size(), w);
+      if (ec2 != std::errc() || q != width.data() + width.size()) return std::nullopt;
+      out.vector_axis = axis;
+      out.vector_width = w;
+    }
+    out.dims.push_back(v);
+    ++axis;
+    if (end == text.size()) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
+std::optional<std::string> canonical_tactic(std::string_view text) {
+  text = trim(text);
+  if (text.empty()) return std::nullopt;
+  uint64_t value = 0;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    std::string_view hex = text.substr(2);
+    if (hex.size() > 16) return std::nullopt;
+    auto [p, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), value, 16);
+    if (ec != std::errc() || p != hex.data() + hex.size()) return std::nullopt;
+  } else {
+    bool negative = text[0] == '-';
+    std::string_view digits = negative ? text.substr(1) : text;
+    uint64_t magnitude = 0;
+    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude);
+    if (ec != std::errc() || p != digits.data() + digits.size() || digits.empty())
+      return std::nullopt;
+    if (negative && magnitude > (uint64_t{1} << 63)) return std::nullopt;
+    value = negative ? ~magnitude + 1 : magnitude;
+  }
+  char buf[19];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(value));
+  return std::string(buf);
+}
+
+std::string trt_version_from_number(std::string_view digits) {
+  if (!digits.empty() && (digits[0] == 'v' || digits[0] == 'V')) digits.remove_prefix(1);
+  if (digits.find('.') != std::string_view::npos) return std::string(digits);
+  long n = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || n <= 0) return std::string(digits);
+  long major, minor, patch;
+  if (n >= 10000) {  // TRT 10+: MAJOR*10000 + MINOR*100 + PATCH
+    major = n / 10000;
+    minor = (n / 100) % 100;
+    patch = n % 100;
+  } else {  // TRT <= 9: MAJOR*1000 + MINOR*100 + PATCH
+    major = n / 1000;
+    minor = (n / 100) % 10;
+    patch = n % 100;
+  }
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+}  // namespace trtlens

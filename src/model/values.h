@@ -1,0 +1,50 @@
+// Canonical values every stage relies on (ARCHITECTURE §3): dtype, dims, tactic.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trtlens {
+
+// Canonical dtype spelling: FP32 FP16 BF16 FP8 FP4 INT4 INT8 UINT8 INT32 INT64 BOOL.
+// Unknown spellings come back upper-cased with known == false.
+struct DtypeResult {
+  std::string dtype;
+  bool known = false;
+};
+DtypeResult canonical_dtype(std::string_view spelling);
+
+// Size of one element in bits (INT4/FP4 = 4); nullopt for unknown dtypes.
+std::optional<int> dtype_bits(std::string_view canonical);
+
+// What a JSON "Format/Datatype" string (or a bare "Half") says: dtype, vector width and
+// the vectorised axis (channel axis for the NCHW-family formats).
+struct FormatInfo {
+  DtypeResult dtype;
+  int vector_width = 0;  // 0 = not vectorised
+  int vector_axis = -1;
+  bool channel_last = false;
+};
+FormatInfo parse_format(std::string_view format);
+
+// Dims as printed ("1,3:4,224,224", "-1,3,224,224", "" for a scalar).
+struct Dims {
+  std::vector<int64_t> dims;
+  int vector_axis = -1;
+  int vector_width = 0;
+};
+// Returns nullopt when the text is not a comma-separated list of (possibly negative) integers,
+// each optionally followed by ":width".
+std::optional<Dims> parse_dims(std::string_view text);
+
+// Tactic in canonical form: "0x" + 16 lower-case hex digits. Accepts hex ("0x1f") and signed
+// decimal ("-3", converted through 64-bit two's complement). nullopt when not a number.
+std::optional<std::string> canonical_tactic(std::string_view text);
+
+// "v8601" / "8601" / "100300" -> "8.6.1" / "10.3.0"; "8.6.1.6" stays as given.
+std::string trt_version_from_number(std::string_view digits);
+
+}  // namespace trtlens

@@ -1,0 +1,128 @@
+#include "render/escape.h"
+
+#include <cstdio>
+
+namespace trtlens {
+namespace {
+
+size_t utf8_seq(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (n == 0 || i + n > s.size() || (n == 2 && c < 0xc2)) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
+  return n;
+}
+
+void hex_byte(std::string& out, unsigned char c) {
+  char buf[5];
+  std::snprintf(buf, sizeof buf, "\\x%02x", c);
+  out += buf;
+}
+
+// Control characters and invalid UTF-8 as \xNN; valid text as is.
+std::string visible(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) {
+      hex_byte(out, c);
+      ++i;
+      continue;
+    }
+    size_t n = utf8_seq(s, i);
+    if (n == 0) {
+      hex_byte(out, c);
+      ++i;
+      continue;
+    }
+    // C1 controls (U+0080..U+009F) can act as escape sequences on some terminals.
+    if (n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0) {
+      hex_byte(out, c);
+      hex_byte(out, static_cast<unsigned char>(s[i + 1]));
+      i += 2;
+      continue;
+    }
+    out.append(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string escape_terminal(std::string_view s) { return visible(s); }
+
+std::string escape_csv(std::string_view s) {
+  std::string v = visible(s);
+  bool formula = !v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '@');
+  if (formula) v.insert(v.begin(), '\'');
+  if (v.find_first_of(",\"\n") == std::string::npos && !formula) return v;
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"') out += "\"\"";
+    else out.push_back(c);
+  }
+  out += '"';
+  return out;
+}
+
+std::string escape_markdown(std::string_view s) {
+  std::string v = visible(s);
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    switch (c) {
+      case '|': out += "\\|"; break;
+      case '\\': out += "\\\\"; break;
+      case '`': out += "\\`"; break;
+      case '*': out += "\\*"; break;
+      case '_': out += "\\_"; break;
+      case '[': out += "\\["; break;
+      case ']': out += "\\]"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string escape_html(std::string_view s) {
+  std::string v = visible(s);
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string escape_dot(std::string_view s) {
+  std::string v = visible(s);
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    if (c == '"' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+size_t display_width(std::string_view s) {
+  size_t w = 0;
+  for (unsigned char c : s)
+    if ((c & 0xc0) != 0x80) ++w;
+  return w;
+}
+
+}  // namespace trtlens

@@ -1,0 +1,82 @@
+#include "render/json.h"
+
+namespace trtlens {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+ojson null_if_empty(const std::string& s) { return s.empty() ? ojson(nullptr) : ojson(s); }
+}  // namespace
+
+ojson tensor_json(const Tensor& t) {
+  ojson j;
+  j["name"] = t.name;
+  j["dtype"] = null_if_empty(t.dtype);
+  j["dims"] = t.has_dims ? ojson(t.dims) : ojson(nullptr);
+  if (!t.format.empty()) j["format"] = t.format;
+  if (t.vector_width) j["vector"] = {{"axis", t.vector_axis}, {"width", t.vector_width}};
+  if (!t.location.empty()) j["location"] = t.location;
+  return j;
+}
+
+ojson layer_json(const Layer& layer) {
+  ojson j;
+  j["name"] = layer.name;
+  j["type"] = null_if_empty(layer.type);
+  j["tactic"] = layer.tactic ? ojson(*layer.tactic) : ojson(nullptr);
+  j["tactic_name"] = null_if_empty(layer.tactic_name);
+  j["inputs"] = ojson::array();
+  for (const auto& t : layer.inputs) j["inputs"].push_back(tensor_json(t));
+  j["outputs"] = ojson::array();
+  for (const auto& t : layer.outputs) j["outputs"].push_back(tensor_json(t));
+  if (!layer.metadata.empty()) j["metadata"] = layer.metadata;
+  if (layer.stream_id) j["stream_id"] = *layer.stream_id;
+  if (!layer.attributes.empty()) j["attributes"] = layer.attributes;
+  return j;
+}
+
+ojson build_json(const Build& b) {
+  ojson j;
+  j["id"] = b.id;
+  j["final"] = b.final;
+  j["source"] = {{"path", b.source.path}, {"line", b.source.line}};
+  j["kind"] = to_string(b.kind);
+  j["trt_version"] = null_if_empty(b.trt_version);
+  j["names_only"] = b.names_only;
+  if (!b.enriched_by.empty()) j["enriched_by"] = b.enriched_by;
+  j["layers"] = ojson::array();
+  for (const auto& l : b.layers) j["layers"].push_back(layer_json(l));
+  j["bindings"] = ojson::array();
+  for (const auto& bd : b.bindings) j["bindings"].push_back(bd.name);
+  j["graph"] = {{"inputs", b.graph.inputs}, {"outputs", b.graph.outputs}};
+  return j;
+}
+
+ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
+  ojson j;
+  j["schema"] = "trtlens/1";
+  j["inputs"] = ojson::array();
+  for (const auto& in : c.inputs) {
+    j["inputs"].push_back({{"path", in.path},
+                           {"kind", in.kind},
+                           {"lines", in.lines},
+                           {"unrecognized", in.unrecognized},
+                           {"gzip", in.gzip}});
+  }
+  j["builds"] = ojson::array();
+  for (const Build* b : builds) j["builds"].push_back(build_json(*b));
+  j["diagnostics"] = ojson::array();
+  for (const auto& d : c.diagnostics) {
+    j["diagnostics"].push_back({{"severity", to_string(d.severity)},
+                                {"path", d.where.path},
+                                {"line", d.where.line},
+                                {"message", d.message}});
+  }
+  return j;
+}
+
+std::string dump_json(const ojson& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace trtlens

@@ -1,0 +1,20 @@
+// The trtlens JSON document (ARCHITECTURE §4, schema "trtlens/1").
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/capture.h"
+
+namespace trtlens {
+
+nlohmann::ordered_json tensor_json(const Tensor& t);
+nlohmann::ordered_json layer_json(const Layer& layer);
+nlohmann::ordered_json build_json(const Build& build);
+nlohmann::ordered_json capture_json(const Capture& capture, const std::vector<const Build*>& builds);
+
+// Serialises with names kept byte for byte where they are UTF-8 (invalid bytes become U+FFFD).
+std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
+
+}  // namespace trtlens

@@ -1,0 +1,111 @@
+#include "render/views.h"
+
+#include "analysis/summary.h"
+#include "render/escape.h"
+
+namespace trtlens {
+
+std::string format_dims(const Tensor& t) {
+  if (!t.has_dims) return "?";
+  if (t.dims.empty()) return "scalar";
+  std::string s;
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(t.dims[i]);
+    if (int(i) == t.vector_axis && t.vector_width) s += ":" + std::to_string(t.vector_width);
+  }
+  return s;
+}
+
+std::string format_tensor(const Tensor& t) {
+  std::string dtype = t.dtype.empty() ? "?" : t.dtype;
+  if (!t.has_dims && t.dtype.empty()) return t.name;
+  return dtype + " " + format_dims(t);
+}
+
+namespace {
+
+std::string tensor_list(const std::vector<Tensor>& ts) {
+  std::string s;
+  for (size_t i = 0; i < ts.size(); ++i) {
+    if (i) s += ", ";
+    s += ts[i].name;
+    if (ts[i].has_dims || !ts[i].dtype.empty()) s += " [" + format_tensor(ts[i]) + "]";
+  }
+  return s;
+}
+
+}  // namespace
+
+TextTable layers_table(const Build& b) {
+  TextTable t;
+  t.headers = {"#", "name", "type", "tactic", "precision", "inputs", "outputs"};
+  t.right_align = {true, false, false, false, false, false, false};
+  for (size_t i = 0; i < b.layers.size(); ++i) {
+    const Layer& l = b.layers[i];
+    std::string precision = l.outputs.empty() ? "" : l.outputs.front().dtype;
+    t.rows.push_back({std::to_string(i), l.name, l.type, l.tactic.value_or(""), precision,
+                      tensor_list(l.inputs), tensor_list(l.outputs)});
+  }
+  return t;
+}
+
+void write_diagnostics(const Capture& c, std::ostream& os, size_t limit) {
+  if (c.diagnostics.empty()) return;
+  os << "diagnostics: " << c.diagnostics.size() << '\n';
+  for (size_t i = 0; i < c.diagnostics.size() && i < limit; ++i) {
+    const auto& d = c.diagnostics[i];
+    os << "  " << to_string(d.severity) << ": " << escape_terminal(d.where.path);
+    if (d.where.line) os << ':' << d.where.line;
+    os << ": " << escape_terminal(d.message) << '\n';
+  }
+  if (c.diagnostics.size() > limit)
+    os << "  ... " << c.diagnostics.size() - limit << " more (trtlens json shows all)\n";
+}
+
+void write_summary(const Capture& c, const std::vector<const Build*>& builds, std::ostream& os) {
+  for (const auto& in : c.inputs) {
+    os << "input " << escape_terminal(in.path) << ": " << in.kind << (in.gzip ? " (gzip)" : "")
+       << ", " << in.lines << " lines, " << in.unrecognized << " unrecognized\n";
+  }
+  if (c.builds.empty()) os << "no layer listing found\n";
+  for (const Build* b : builds) {
+    BuildSummary s = summarize(*b);
+    os << "\nbuild " << b->id << (b->final ? " (final)" : "") << ": " << to_string(b->kind)
+       << " at " << escape_terminal(b->source.path) << ':' << b->source.line;
+    if (!b->trt_version.empty()) os << ", TensorRT " << b->trt_version;
+    os << '\n';
+    os << "  layers: " << s.layers << " (" << s.reformats << " reformat)";
+    if (b->names_only) os << ", names only: rebuild with --profilingVerbosity=detailed for tensors";
+    os << '\n';
+    os << "  types:";
+    for (const auto& [type, n] : s.types) os << ' ' << escape_terminal(type) << '=' << n;
+    os << '\n';
+    if (!s.precisions.empty()) {
+      os << "  output precision:";
+      for (const auto& [p, n] : s.precisions) os << ' ' << p << '=' << n;
+      os << '\n';
+    }
+    auto io = [&](const char* label, const std::vector<const Tensor*>& ts,
+                  const std::vector<std::string>& names) {
+      os << "  " << label << ':';
+      if (names.empty()) os << " (none known)";
+      for (size_t i = 0; i < names.size(); ++i) {
+        os << (i ? ", " : " ") << escape_terminal(names[i]);
+        if (i < ts.size() && (ts[i]->has_dims || !ts[i]->dtype.empty()))
+          os << " [" << format_tensor(*ts[i]) << ']';
+      }
+      os << '\n';
+    };
+    io("inputs", s.inputs, b->graph.inputs);
+    io("outputs", s.outputs, b->graph.outputs);
+    if (!b->enriched_by.empty()) {
+      os << "  enriched by:";
+      for (const auto& e : b->enriched_by) os << ' ' << escape_terminal(e);
+      os << '\n';
+    }
+  }
+  write_diagnostics(c, os);
+}
+
+}  // namespace trtlens
