@@ -51,13 +51,24 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
         ->default_val(formats.front());
     cmd->add_option("-o,--output", o.output, "Write to this file instead of stdout");
   }
+  // Analysis inputs every command accepts.
+  cmd->add_option("--shape", o.analysis.shapes,
+                  "Shape of a dynamic input, name=1x3x224x224 (repeatable)");
+  // provenance (issue 5)
+
+  // time (issue 4)
+
+  // findings (issue 8)
+
 }
 
 Capture load_inputs(const CommonOptions& o) {
   auto grammar = Grammar::load(o.grammar_dir);
   ReadLimits limits;
   limits.max_input_bytes = parse_size(o.max_input_size);
-  return load_capture(o.inputs, *grammar, limits);
+  Capture c = load_capture(o.inputs, *grammar, limits);
+  analyze(c, o.analysis);
+  return c;
 }
 
 std::vector<const Build*> select_builds(const Capture& c, const std::string& spec) {

@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "analysis/analyze.h"
 #include "model/capture.h"
 
 namespace trtlens {
@@ -29,6 +30,7 @@ struct CommonOptions {
   std::string output;
   bool quiet = false;
   std::string max_input_size = "16G";
+  AnalysisOptions analysis;
 };
 
 // Adds INPUT..., --grammar-dir, --build, --quiet, --max-input-size and, when `formats` is not
@@ -58,5 +60,17 @@ using CommandRunner = std::function<int()>;
 void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_layers(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+// memory (issue 3)
+
+// profile (issue 4)
+
+// provenance (issue 5)
+
+// diff (issue 6)
+
+// dot, report (issue 7)
+
+// findings (issue 8)
+
 
 }  // namespace trtlens

@@ -17,6 +17,18 @@ int main(int argc, char** argv) {
   register_summary(app, commands);
   register_layers(app, commands);
   register_json(app, commands);
+  // memory (issue 3)
+
+  // profile (issue 4)
+
+  // provenance (issue 5)
+
+  // diff (issue 6)
+
+  // dot, report (issue 7)
+
+  // findings (issue 8)
+
 
   try {
     app.parse(argc, argv);

@@ -35,6 +35,10 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       if (stats.recognized == 0) throw InputError(path, "no TensorRT output recognised");
       return;
     }
+    // profile-json, times-json (issue 4)
+
+    // onnx (issue 5)
+
     default:
       throw InputError(path, std::string(to_string(kind)) + " input is not supported yet");
   }
@@ -46,6 +50,7 @@ Capture load_capture(const std::vector<std::string>& paths, const Grammar& gramm
                      const ReadLimits& limits) {
   Capture capture;
   Assembler out(capture);
+  // bundle directories and .tar.gz (issue 9) expand into their files here.
   for (const auto& path : paths) load_one(path, grammar, limits, out);
   out.finish();
   return capture;

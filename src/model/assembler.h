@@ -36,6 +36,21 @@ class Assembler {
   // After every input: mark the final build and wire the engine graphs.
   void finish();
 
+  // The build records go to: the open listing, else the last build of this input, else null.
+  Build* current_build();
+
+  // --- memory records (issue 3): add methods below this line ---
+
+  // --- end of memory records ---
+
+  // --- timing and runtime records (issue 4): add methods below this line ---
+
+  // --- end of timing records ---
+
+  // --- ONNX records (issue 5): add methods below this line ---
+
+  // --- end of ONNX records ---
+
   Capture& capture() { return capture_; }
   const std::string& current_path() const { return path_; }
 

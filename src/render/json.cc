@@ -32,6 +32,12 @@ ojson layer_json(const Layer& layer) {
   if (!layer.metadata.empty()) j["metadata"] = layer.metadata;
   if (layer.stream_id) j["stream_id"] = *layer.stream_id;
   if (!layer.attributes.empty()) j["attributes"] = layer.attributes;
+  // layers[].memory (issue 3)
+
+  // layers[].time (issue 4)
+
+  // layers[].onnx_nodes (issue 5)
+
   return j;
 }
 
@@ -49,6 +55,10 @@ ojson build_json(const Build& b) {
   j["bindings"] = ojson::array();
   for (const auto& bd : b.bindings) j["bindings"].push_back(bd.name);
   j["graph"] = {{"inputs", b.graph.inputs}, {"outputs", b.graph.outputs}};
+  // builds[].memory (issue 3)
+
+  // builds[].profile (issue 4)
+
   return j;
 }
 
@@ -65,6 +75,12 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
   }
   j["builds"] = ojson::array();
   for (const Build* b : builds) j["builds"].push_back(build_json(*b));
+  // runtime (issue 4)
+
+  // onnx (issue 5)
+
+  // findings (issue 8)
+
   j["diagnostics"] = ojson::array();
   for (const auto& d : c.diagnostics) {
     j["diagnostics"].push_back({{"severity", to_string(d.severity)},

@@ -99,12 +99,20 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     };
     io("inputs", s.inputs, b->graph.inputs);
     io("outputs", s.outputs, b->graph.outputs);
+    // memory (issue 3)
+
+    // time (issue 4)
+
+    // provenance (issue 5)
+
     if (!b->enriched_by.empty()) {
       os << "  enriched by:";
       for (const auto& e : b->enriched_by) os << ' ' << escape_terminal(e);
       os << '\n';
     }
   }
+  // findings (issue 8)
+
   write_diagnostics(c, os);
 }
 

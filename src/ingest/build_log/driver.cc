@@ -55,9 +55,7 @@ struct Trigger {
 LogStats ingest_build_log(LineReader& lines, const Grammar& grammar, Assembler& out,
                           const std::string& path) {
   LogContext ctx{grammar, out, path};
-  std::vector<std::unique_ptr<LogSection>> sections;
-  sections.push_back(make_layers_section(ctx));
-  sections.push_back(make_run_section(ctx));
+  std::vector<std::unique_ptr<LogSection>> sections = make_log_sections(ctx);
 
   // Candidates by the first byte of their literal prefix; patterns without one run always.
   std::array<std::vector<Trigger>, 256> by_first{};

@@ -46,8 +46,15 @@ class LogSection {
   LogContext& ctx_;
 };
 
-// Sections, one file each under src/ingest/build_log/.
+// Sections, one file each under src/ingest/build_log/; sections.cc lists them.
+std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx);
 std::unique_ptr<LogSection> make_layers_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_run_section(LogContext& ctx);
+// memory (issue 3)
+
+// time: profiles, runtime sections (issue 4)
+
+// ONNX parse and fusion lines (issue 5)
+
 
 }  // namespace trtlens

@@ -1,0 +1,25 @@
+// Runs every analysis over a loaded capture, in dependency order. Analyses read the model
+// and add their results to it; they never parse text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/capture.h"
+
+namespace trtlens {
+
+struct AnalysisOptions {
+  // memory (issue 3): --shape name=1x3x224x224
+  std::vector<std::string> shapes;
+  // provenance (issue 5)
+
+  // time (issue 4)
+
+  // findings (issue 8)
+
+};
+
+void analyze(Capture& capture, const AnalysisOptions& options);
+
+}  // namespace trtlens
