@@ -14,17 +14,10 @@
 #include "model/findings.h"
 #include "model/memory.h"
 #include "model/onnx.h"
+#include "model/source.h"
 #include "model/timing.h"
 
 namespace trtlens {
-
-struct SourceLoc {
-  std::string path;
-  uint64_t line = 0;  // 1-based; 0 = whole file
-};
-
-enum class Severity { Info, Warning, Error };
-const char* to_string(Severity s);
 
 struct Diagnostic {
   Severity severity = Severity::Warning;
@@ -107,7 +100,7 @@ struct Capture {
   std::vector<Build> builds;
   std::vector<Diagnostic> diagnostics;
 
-  RuntimeInfo runtime;
+  std::vector<RunInfo> runs;  // one per trtexec run / runtime log section group
   OnnxModel onnx;
   std::vector<Finding> findings;
 

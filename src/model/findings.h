@@ -1,11 +1,24 @@
-// Findings: checks that explain a slow or surprising build.
+// Findings: checks that explain a slow or surprising build. Owned by the findings work (issue 8).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "model/source.h"
+
 namespace trtlens {
 
-struct Finding {};
+struct Finding {
+  std::string id;  // stable, e.g. "reformat-cost"
+  Severity severity = Severity::Info;
+  int build = -1;
+  std::string message;  // one line
+  std::vector<std::string> layers;
+  std::vector<std::string> onnx_nodes;
+  nlohmann::ordered_json evidence = nlohmann::ordered_json::object();
+  std::string hint;
+};
 
 }  // namespace trtlens
