@@ -1,0 +1,30 @@
+#!/bin/sh
+# Builds the fuzz targets with clang and runs each for SECONDS (default 60), seeded from
+# fixtures/. Crashes are written to build-fuzz/crashes/<target>/ and make the script fail;
+# turn each one into a regression fixture under fixtures/fuzz/.
+set -eu
+cd "$(dirname "$0")/../.."
+SECONDS_PER_TARGET=${1:-60}
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz >/dev/null
+status=0
+for target in build-fuzz/tools/fuzz/fuzz_*; do
+  [ -x "$target" ] || continue
+  name=$(basename "$target")
+  corpus=build-fuzz/corpus/$name
+  crashes=build-fuzz/crashes/$name
+  mkdir -p "$corpus" "$crashes"
+  # Seeds: every fixture (and the regression inputs of earlier crashes).
+  find fixtures -type f -size -1M -exec cp {} "$corpus"/ \; 2>/dev/null || true
+  printf '%-20s ' "$name"
+  if "$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 \
+      -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 \
+      >"build-fuzz/$name.log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "build-fuzz/$name.log" | grep -o '[0-9]*$')
+    echo "ok, ${runs:-?} executions"
+  else
+    echo "FAILED (see build-fuzz/$name.log and $crashes)"
+    status=1
+  fi
+done
+exit $status
