@@ -39,8 +39,20 @@ size_t matching_close(std::string_view s, size_t open) {
   return std::string_view::npos;
 }
 
+bool balanced(std::string_view s) {
+  int depth = 0;
+  for (char c : s) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
 // Splits at bracket depth 0 on " + " and " || " (and ", " inside PWN(...)), unwrapping PWN.
+// Names with unbalanced brackets are split without regard to brackets.
 void split_fused(std::string_view s, bool commas, std::vector<std::string>& out) {
+  const bool track = balanced(s);
   auto emit = [&](std::string_view piece) {
     while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
     while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
@@ -55,8 +67,8 @@ void split_fused(std::string_view s, bool commas, std::vector<std::string>& out)
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (track && (c == '(' || c == '[' || c == '{')) ++depth;
+    else if (track && (c == ')' || c == ']' || c == '}') && depth > 0) --depth;
     if (depth != 0) continue;
     size_t sep = 0;
     if (s.compare(i, 3, " + ") == 0) sep = 3;

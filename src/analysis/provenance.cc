@@ -48,11 +48,13 @@ void dedupe_nodes(OnnxModel& m) {
   m.nodes = std::move(kept);
 }
 
-// Without a node list, the layer names are the only record of the nodes.
+// Without a model file, the layer names are the only complete record of the nodes (a log's
+// parse section may be cut short): nodes they name that the list lacks are added, inferred.
 void infer_nodes(OnnxModel& m, const Build& b) {
   std::set<std::string> seen;
+  for (const auto& n : m.nodes) seen.insert(n.name);
   auto add = [&](const std::string& name) {
-    if (looks_like_initializer(name)) {
+    if (looks_like_initializer(name) || m.is_initializer(name)) {
       if (!m.is_initializer(name)) m.initializers.push_back(OnnxValue{name, "", {}, false});
       return;
     }
@@ -269,7 +271,8 @@ void compute_provenance(Capture& c) {
     for (auto& n : m.nodes) n.reason = "no engine layer listing in the inputs";
     return;
   }
-  const bool have_model = !m.nodes.empty();
+  bool have_model = false;  // a model file lists every node: names it lacks are not nodes
+  for (const auto& s : m.sources) have_model = have_model || s.rfind("onnx-file:", 0) == 0;
   if (!have_model) infer_nodes(m, *b);
   NodeIndex index(m);
   Resolver r{m, index, have_model};
@@ -323,7 +326,7 @@ ProvenanceCounts provenance_counts(const Capture& c) {
   ProvenanceCounts k;
   k.nodes = c.onnx.nodes.size();
   for (const auto& n : c.onnx.nodes) {
-    k.inferred = k.inferred || n.inferred;
+    k.inferred += n.inferred ? 1 : 0;
     ++k.by_fate[n.fate];
     ++k.by_op[n.op.empty() ? "?" : n.op][n.fate];
   }
@@ -343,8 +346,9 @@ ProvenanceCounts provenance_counts(const Capture& c) {
 
 std::string provenance_headline(const ProvenanceCounts& k) {
   std::string s;
-  if (k.nodes && !k.inferred) s = std::to_string(k.nodes) + " ONNX nodes";
-  else if (k.nodes) s = std::to_string(k.nodes) + " ONNX nodes named by layers";
+  if (k.nodes) s = std::to_string(k.nodes) + " ONNX nodes";
+  if (k.nodes && k.inferred == k.nodes) s += " named by layers";
+  else if (k.inferred) s += " (" + std::to_string(k.inferred) + " known only from layer names)";
   if (k.network_layers) s += (s.empty() ? "" : " (") + std::to_string(*k.network_layers) +
                              " network layers" + (s.empty() ? "" : ")");
   auto reformats = k.layers_by_kind.count("reformat") ? k.layers_by_kind.at("reformat") : 0;

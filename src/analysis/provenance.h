@@ -18,7 +18,7 @@ void compute_provenance(Capture& capture);
 
 struct ProvenanceCounts {
   size_t nodes = 0;
-  bool inferred = false;
+  size_t inferred = 0;  // nodes known only from layer names
   std::map<NodeFate, size_t> by_fate;
   std::map<std::string, std::map<NodeFate, size_t>> by_op;  // op -> fate -> nodes
   size_t layers = 0;

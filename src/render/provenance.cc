@@ -168,7 +168,7 @@ void write_provenance(const Capture& c, const std::string& format, const re2::RE
     os << (format == "md" ? escape_markdown(provenance_headline(k))
                           : escape_terminal(provenance_headline(k)))
        << '\n';
-    if (k.inferred)
+    if (k.inferred == k.nodes && k.nodes)
       os << "(no .onnx and no parse section: nodes are read from layer names; pass --onnx for "
             "ops, graph order and eliminated nodes)\n";
     if (table) os << '\n';
