@@ -1,22 +1,21 @@
 // Provenance: layer names and Metadata -> ONNX nodes, node fates, the fusion lines of the log,
 // the .onnx reader and the `provenance` command. Expected values are written by hand from the
 // inputs (seed 002's layer list, seed 000's parse lines, the fixtures in fixtures/provenance).
+#include "analysis/provenance.h"
+
 #include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
 
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <tuple>
 
-#include <nlohmann/json.hpp>
-
-#include <onnx/onnx_pb.h>
-
 #include "analysis/analyze.h"
 #include "analysis/layer_names.h"
-#include "analysis/provenance.h"
 #include "ingest/onnx_model.h"
 #include "io/input.h"
 #include "test_support.h"
@@ -31,8 +30,8 @@ using test::shell_quote;
 using Names = std::vector<std::string>;
 
 std::string seed(const std::string& prefix) {
-  for (const char* name : {"000_9fb31eec5d86dcda.txt", "001_73038f12cc2a768c.txt",
-                           "002_4e1b64db6c7b7a92.txt"})
+  for (const char* name :
+       {"000_9fb31eec5d86dcda.txt", "001_73038f12cc2a768c.txt", "002_4e1b64db6c7b7a92.txt"})
     if (std::string(name).rfind(prefix, 0) == 0) return shared_dir() + "/seeds/" + name;
   return "";
 }
@@ -76,7 +75,8 @@ TEST(LayerNames, StripsTensorRTAdditions) {
 }
 
 TEST(LayerNames, RecognisesLayersTensorRTAdds) {
-  ParsedLayerName r = parse_layer_name("Reformatting CopyNode for Input Tensor 1 to Conv_113 + Add_114");
+  ParsedLayerName r =
+      parse_layer_name("Reformatting CopyNode for Input Tensor 1 to Conv_113 + Add_114");
   EXPECT_EQ(r.kind, LayerNameKind::Reformat);
   EXPECT_EQ(r.attached_to, "Conv_113 + Add_114");
   ParsedLayerName c = parse_layer_name("639 copy");
@@ -94,8 +94,9 @@ TEST(LayerNames, RecognisesLayersTensorRTAdds) {
 TEST(LayerNames, MetadataEntriesWithControlCharacterSeparators) {
   EXPECT_EQ(metadata_node_names("[ONNX Layer: /conv1/Conv]\x1e[ONNX Layer: /relu/Relu]"),
             (Names{"/conv1/Conv", "/relu/Relu"}));
-  EXPECT_EQ(metadata_node_names("[ONNX Layer: /a/MatMul]\x1f[ONNX Layer: /a/Add]\x1e[ONNX Layer: /S]"),
-            (Names{"/a/MatMul", "/a/Add", "/S"}));
+  EXPECT_EQ(
+      metadata_node_names("[ONNX Layer: /a/MatMul]\x1f[ONNX Layer: /a/Add]\x1e[ONNX Layer: /S]"),
+      (Names{"/a/MatMul", "/a/Add", "/S"}));
   EXPECT_EQ(metadata_node_names("[ONNX Layer: /features/features.0/Conv][ONNX Layer: /x[0]/Relu]"),
             (Names{"/features/features.0/Conv", "/x[0]/Relu"}));
   EXPECT_TRUE(metadata_node_names("").empty());
@@ -116,15 +117,11 @@ struct Expected {
 // Written from the layer list of seed 002: " + " splits, "_quantize_scale_node" is TensorRT's
 // suffix on the QuantizeLinear node, "<module>.weight" is an initializer, reformats name none.
 const std::vector<Expected> kSeed002 = {
-    {"QuantizeLinear_2_quantize_scale_node",
-     {"QuantizeLinear_2"},
-     {}},
+    {"QuantizeLinear_2_quantize_scale_node", {"QuantizeLinear_2"}, {}},
     {"conv1.weight + QuantizeLinear_7_quantize_scale_node + Conv_9 + Relu_11",
      {"QuantizeLinear_7", "Conv_9", "Relu_11"},
      {"conv1.weight"}},
-    {"MaxPool_12",
-     {"MaxPool_12"},
-     {}},
+    {"MaxPool_12", {"MaxPool_12"}, {}},
     {"Reformatting CopyNode for Output Tensor 0 to MaxPool_12", {}, {}},
     {"layer1.0.conv1.weight + QuantizeLinear_20_quantize_scale_node + Conv_22 + Relu_24",
      {"QuantizeLinear_20", "Conv_22", "Relu_24"},
@@ -150,25 +147,29 @@ const std::vector<Expected> kSeed002 = {
     {"layer2.0.downsample.0.weight + QuantizeLinear_136_quantize_scale_node + Conv_138",
      {"QuantizeLinear_136", "Conv_138"},
      {"layer2.0.downsample.0.weight"}},
-    {"layer2.0.conv2.weight + QuantizeLinear_125_quantize_scale_node + Conv_127 + Add_146 + Relu_147",
+    {"layer2.0.conv2.weight + QuantizeLinear_125_quantize_scale_node + Conv_127 + Add_146 + "
+     "Relu_147",
      {"QuantizeLinear_125", "Conv_127", "Add_146", "Relu_147"},
      {"layer2.0.conv2.weight"}},
     {"layer2.1.conv1.weight + QuantizeLinear_155_quantize_scale_node + Conv_157 + Relu_159",
      {"QuantizeLinear_155", "Conv_157", "Relu_159"},
      {"layer2.1.conv1.weight"}},
-    {"layer2.1.conv2.weight + QuantizeLinear_167_quantize_scale_node + Conv_169 + Add_177 + Relu_178",
+    {"layer2.1.conv2.weight + QuantizeLinear_167_quantize_scale_node + Conv_169 + Add_177 + "
+     "Relu_178",
      {"QuantizeLinear_167", "Conv_169", "Add_177", "Relu_178"},
      {"layer2.1.conv2.weight"}},
     {"layer2.2.conv1.weight + QuantizeLinear_186_quantize_scale_node + Conv_188 + Relu_190",
      {"QuantizeLinear_186", "Conv_188", "Relu_190"},
      {"layer2.2.conv1.weight"}},
-    {"layer2.2.conv2.weight + QuantizeLinear_198_quantize_scale_node + Conv_200 + Add_208 + Relu_209",
+    {"layer2.2.conv2.weight + QuantizeLinear_198_quantize_scale_node + Conv_200 + Add_208 + "
+     "Relu_209",
      {"QuantizeLinear_198", "Conv_200", "Add_208", "Relu_209"},
      {"layer2.2.conv2.weight"}},
     {"layer2.3.conv1.weight + QuantizeLinear_217_quantize_scale_node + Conv_219 + Relu_221",
      {"QuantizeLinear_217", "Conv_219", "Relu_221"},
      {"layer2.3.conv1.weight"}},
-    {"layer2.3.conv2.weight + QuantizeLinear_229_quantize_scale_node + Conv_231 + Add_239 + Relu_240",
+    {"layer2.3.conv2.weight + QuantizeLinear_229_quantize_scale_node + Conv_231 + Add_239 + "
+     "Relu_240",
      {"QuantizeLinear_229", "Conv_231", "Add_239", "Relu_240"},
      {"layer2.3.conv2.weight"}},
     {"layer3.0.conv1.weight + QuantizeLinear_248_quantize_scale_node + Conv_250 + Relu_252",
@@ -177,37 +178,43 @@ const std::vector<Expected> kSeed002 = {
     {"layer3.0.downsample.0.weight + QuantizeLinear_271_quantize_scale_node + Conv_273",
      {"QuantizeLinear_271", "Conv_273"},
      {"layer3.0.downsample.0.weight"}},
-    {"layer3.0.conv2.weight + QuantizeLinear_260_quantize_scale_node + Conv_262 + Add_281 + Relu_282",
+    {"layer3.0.conv2.weight + QuantizeLinear_260_quantize_scale_node + Conv_262 + Add_281 + "
+     "Relu_282",
      {"QuantizeLinear_260", "Conv_262", "Add_281", "Relu_282"},
      {"layer3.0.conv2.weight"}},
     {"layer3.1.conv1.weight + QuantizeLinear_290_quantize_scale_node + Conv_292 + Relu_294",
      {"QuantizeLinear_290", "Conv_292", "Relu_294"},
      {"layer3.1.conv1.weight"}},
-    {"layer3.1.conv2.weight + QuantizeLinear_302_quantize_scale_node + Conv_304 + Add_312 + Relu_313",
+    {"layer3.1.conv2.weight + QuantizeLinear_302_quantize_scale_node + Conv_304 + Add_312 + "
+     "Relu_313",
      {"QuantizeLinear_302", "Conv_304", "Add_312", "Relu_313"},
      {"layer3.1.conv2.weight"}},
     {"layer3.2.conv1.weight + QuantizeLinear_321_quantize_scale_node + Conv_323 + Relu_325",
      {"QuantizeLinear_321", "Conv_323", "Relu_325"},
      {"layer3.2.conv1.weight"}},
-    {"layer3.2.conv2.weight + QuantizeLinear_333_quantize_scale_node + Conv_335 + Add_343 + Relu_344",
+    {"layer3.2.conv2.weight + QuantizeLinear_333_quantize_scale_node + Conv_335 + Add_343 + "
+     "Relu_344",
      {"QuantizeLinear_333", "Conv_335", "Add_343", "Relu_344"},
      {"layer3.2.conv2.weight"}},
     {"layer3.3.conv1.weight + QuantizeLinear_352_quantize_scale_node + Conv_354 + Relu_356",
      {"QuantizeLinear_352", "Conv_354", "Relu_356"},
      {"layer3.3.conv1.weight"}},
-    {"layer3.3.conv2.weight + QuantizeLinear_364_quantize_scale_node + Conv_366 + Add_374 + Relu_375",
+    {"layer3.3.conv2.weight + QuantizeLinear_364_quantize_scale_node + Conv_366 + Add_374 + "
+     "Relu_375",
      {"QuantizeLinear_364", "Conv_366", "Add_374", "Relu_375"},
      {"layer3.3.conv2.weight"}},
     {"layer3.4.conv1.weight + QuantizeLinear_383_quantize_scale_node + Conv_385 + Relu_387",
      {"QuantizeLinear_383", "Conv_385", "Relu_387"},
      {"layer3.4.conv1.weight"}},
-    {"layer3.4.conv2.weight + QuantizeLinear_395_quantize_scale_node + Conv_397 + Add_405 + Relu_406",
+    {"layer3.4.conv2.weight + QuantizeLinear_395_quantize_scale_node + Conv_397 + Add_405 + "
+     "Relu_406",
      {"QuantizeLinear_395", "Conv_397", "Add_405", "Relu_406"},
      {"layer3.4.conv2.weight"}},
     {"layer3.5.conv1.weight + QuantizeLinear_414_quantize_scale_node + Conv_416 + Relu_418",
      {"QuantizeLinear_414", "Conv_416", "Relu_418"},
      {"layer3.5.conv1.weight"}},
-    {"layer3.5.conv2.weight + QuantizeLinear_426_quantize_scale_node + Conv_428 + Add_436 + Relu_437",
+    {"layer3.5.conv2.weight + QuantizeLinear_426_quantize_scale_node + Conv_428 + Add_436 + "
+     "Relu_437",
      {"QuantizeLinear_426", "Conv_428", "Add_436", "Relu_437"},
      {"layer3.5.conv2.weight"}},
     {"layer4.0.conv1.weight + QuantizeLinear_445_quantize_scale_node + Conv_447 + Relu_449",
@@ -216,19 +223,22 @@ const std::vector<Expected> kSeed002 = {
     {"layer4.0.downsample.0.weight + QuantizeLinear_468_quantize_scale_node + Conv_470",
      {"QuantizeLinear_468", "Conv_470"},
      {"layer4.0.downsample.0.weight"}},
-    {"layer4.0.conv2.weight + QuantizeLinear_457_quantize_scale_node + Conv_459 + Add_478 + Relu_479",
+    {"layer4.0.conv2.weight + QuantizeLinear_457_quantize_scale_node + Conv_459 + Add_478 + "
+     "Relu_479",
      {"QuantizeLinear_457", "Conv_459", "Add_478", "Relu_479"},
      {"layer4.0.conv2.weight"}},
     {"layer4.1.conv1.weight + QuantizeLinear_487_quantize_scale_node + Conv_489 + Relu_491",
      {"QuantizeLinear_487", "Conv_489", "Relu_491"},
      {"layer4.1.conv1.weight"}},
-    {"layer4.1.conv2.weight + QuantizeLinear_499_quantize_scale_node + Conv_501 + Add_509 + Relu_510",
+    {"layer4.1.conv2.weight + QuantizeLinear_499_quantize_scale_node + Conv_501 + Add_509 + "
+     "Relu_510",
      {"QuantizeLinear_499", "Conv_501", "Add_509", "Relu_510"},
      {"layer4.1.conv2.weight"}},
     {"layer4.2.conv1.weight + QuantizeLinear_518_quantize_scale_node + Conv_520 + Relu_522",
      {"QuantizeLinear_518", "Conv_520", "Relu_522"},
      {"layer4.2.conv1.weight"}},
-    {"layer4.2.conv2.weight + QuantizeLinear_530_quantize_scale_node + Conv_532 + Add_540 + Relu_541",
+    {"layer4.2.conv2.weight + QuantizeLinear_530_quantize_scale_node + Conv_532 + Add_540 + "
+     "Relu_541",
      {"QuantizeLinear_530", "Conv_532", "Add_540", "Relu_541"},
      {"layer4.2.conv2.weight"}},
     {"deconv_layers.0.weight + QuantizeLinear_549_quantize_scale_node + ConvTranspose_551",
@@ -261,15 +271,24 @@ const std::vector<Expected> kSeed002 = {
     {"hm.2.weight + QuantizeLinear_626_quantize_scale_node + Conv_628",
      {"QuantizeLinear_626", "Conv_628"},
      {"hm.2.weight"}},
-    {"Reformatting CopyNode for Output Tensor 0 to hm.2.weight + QuantizeLinear_626_quantize_scale_node + Conv_628", {}, {}},
+    {"Reformatting CopyNode for Output Tensor 0 to hm.2.weight + "
+     "QuantizeLinear_626_quantize_scale_node + Conv_628",
+     {},
+     {}},
     {"wh.2.weight + QuantizeLinear_647_quantize_scale_node + Conv_649",
      {"QuantizeLinear_647", "Conv_649"},
      {"wh.2.weight"}},
-    {"Reformatting CopyNode for Output Tensor 0 to wh.2.weight + QuantizeLinear_647_quantize_scale_node + Conv_649", {}, {}},
+    {"Reformatting CopyNode for Output Tensor 0 to wh.2.weight + "
+     "QuantizeLinear_647_quantize_scale_node + Conv_649",
+     {},
+     {}},
     {"reg.2.weight + QuantizeLinear_668_quantize_scale_node + Conv_670",
      {"QuantizeLinear_668", "Conv_670"},
      {"reg.2.weight"}},
-    {"Reformatting CopyNode for Output Tensor 0 to reg.2.weight + QuantizeLinear_668_quantize_scale_node + Conv_670", {}, {}},
+    {"Reformatting CopyNode for Output Tensor 0 to reg.2.weight + "
+     "QuantizeLinear_668_quantize_scale_node + Conv_670",
+     {},
+     {}},
 };
 
 TEST(ProvenanceSeed002, QatLayerListMapsToNodesAndInitializers) {
@@ -308,9 +327,11 @@ TEST(ProvenanceSeed000, EveryNodeOfParseLinesAndLayerListGetsAFate) {
   // (grep "Parsing node:" fixtures/seed000_int8.log); filled by hand until that is merged.
   if (c.onnx.nodes.empty()) {
     int i = 0;
-    for (auto [name, op] : std::vector<std::pair<std::string, std::string>>{
-             {"Conv_0", "Conv"}, {"Constant_1", "Constant"}, {"Constant_2", "Constant"},
-             {"Clip_3", "Clip"}}) {
+    for (auto [name, op] :
+         std::vector<std::pair<std::string, std::string>>{{"Conv_0", "Conv"},
+                                                          {"Constant_1", "Constant"},
+                                                          {"Constant_2", "Constant"},
+                                                          {"Clip_3", "Clip"}}) {
       OnnxNode n;
       n.name = name;
       n.op = op;
@@ -325,9 +346,9 @@ TEST(ProvenanceSeed000, EveryNodeOfParseLinesAndLayerListGetsAFate) {
   EXPECT_EQ(node(c, "Clip_3").fate, NodeFate::Fused);
   EXPECT_EQ(node(c, "Constant_1").fate, NodeFate::Eliminated);
   EXPECT_EQ(node(c, "Constant_2").fate, NodeFate::Eliminated);
-  EXPECT_EQ(node(c, "Conv_8").fate, NodeFate::Standalone);     // "Conv_8" alone in the list
-  EXPECT_EQ(node(c, "Add_133").fate, NodeFate::Standalone);    // "PWN(Add_133)"
-  EXPECT_EQ(node(c, "Conv_136").precision, "FP32");            // 574[Float(1,64,32,48)]
+  EXPECT_EQ(node(c, "Conv_8").fate, NodeFate::Standalone);   // "Conv_8" alone in the list
+  EXPECT_EQ(node(c, "Add_133").fate, NodeFate::Standalone);  // "PWN(Add_133)"
+  EXPECT_EQ(node(c, "Conv_136").precision, "FP32");          // 574[Float(1,64,32,48)]
   // Every node named anywhere in the excerpt: grep -o '[A-Z][A-Za-z]*_[0-9]\+' | sort -u.
   std::ifstream in(fixture("seed000_int8.log"));
   std::string line;
@@ -354,7 +375,8 @@ TEST(ProvenanceSeed001, LayerCountersAndFusionLines) {
   EXPECT_EQ(*k.network_layers, 126);
   EXPECT_EQ(*k.after_fusion, 57);
   EXPECT_EQ(*k.with_reformats, 82);
-  EXPECT_NE(provenance_headline(k).find("(126 network layers) -> 57 layers after fusion -> 82 with 25 reformat layers"),
+  EXPECT_NE(provenance_headline(k).find(
+                "(126 network layers) -> 57 layers after fusion -> 82 with 25 reformat layers"),
             std::string::npos)
       << provenance_headline(k);
   bool fused = false;
@@ -478,8 +500,9 @@ TEST(ProvenanceSmallModel, FatesOfEveryNodeWrittenByHand) {
   EXPECT_EQ(k.by_fate[NodeFate::InMyelin], 3u);
   EXPECT_EQ(k.by_fate[NodeFate::Eliminated], 3u);
   EXPECT_EQ(k.by_fate[NodeFate::Unknown], 0u);
-  EXPECT_EQ(provenance_headline(k),
-            "10 ONNX nodes (10 network layers) -> 4 layers after fusion -> 5 with 1 reformat layers");
+  EXPECT_EQ(
+      provenance_headline(k),
+      "10 ONNX nodes (10 network layers) -> 4 layers after fusion -> 5 with 1 reformat layers");
 }
 
 TEST(ProvenanceSmallModel, CommandFollowsOneNodeWithOnnxOption) {
@@ -497,6 +520,28 @@ TEST(ProvenanceSmallModel, CommandFollowsOneNodeWithOnnxOption) {
   EXPECT_EQ(doc["onnx"]["nodes"].size(), 10u);
   EXPECT_EQ(doc["onnx"]["nodes"][6]["fate"], "in-myelin");
   EXPECT_EQ(doc["builds"][0]["layers"][2]["onnx_nodes"], (Names{"Conv_2", "Conv_3"}));
+}
+
+TEST(ProvenanceSmallModel, ForeignNodeRangeByTensorNamesAndBackwardsRange) {
+  Capture c;
+  c.onnx = read_onnx_model(write_small_model());
+  Build b;
+  b.final = true;
+  for (const char* name :
+       {"Conv_0 + Relu_1", "{ForeignNode[r1...a7]}", "{ForeignNode[Softmax_8...MatMul_6]}"}) {
+    Layer l;
+    l.name = name;
+    b.layers.push_back(l);
+  }
+  c.builds.push_back(b);
+  compute_provenance(c);
+  // r1 is Relu_1's output, a7 Add_7's: nodes 1..7 in graph order, less those Conv_0 + Relu_1 has.
+  EXPECT_EQ(c.builds[0].layers[1].onnx_nodes,
+            (Names{"Conv_2", "Conv_3", "Concat_4", "Identity_5", "MatMul_6", "Add_7"}));
+  EXPECT_EQ(node(c, "Concat_4").fate, NodeFate::InMyelin);
+  EXPECT_EQ(node(c, "Softmax_8").fate, NodeFate::Unknown);  // the backwards range is not expanded
+  EXPECT_NE(c.onnx.layers[2].note.find("backwards"), std::string::npos);
+  EXPECT_EQ(c.onnx.notes.size(), 1u);
 }
 
 // --- TRT 10 Metadata -----------------------------------------------------------------------
@@ -524,7 +569,8 @@ TEST(ProvenanceMetadata, Trt10MetadataWinsOverTheName) {
 
 TEST(ProvenanceCommand, EscapesControlCharactersInNames) {
   std::string path = testing::TempDir() + "/provenance_evil.json";
-  std::ofstream(path) << R"({"Layers": [{"Name": "Conv_0\u001b[31m + Relu_1", "LayerType": "CaskConvolution",
+  std::ofstream(path)
+      << R"({"Layers": [{"Name": "Conv_0\u001b[31m + Relu_1", "LayerType": "CaskConvolution",
     "Inputs": [], "Outputs": [], "Metadata": ""}], "Bindings": []})";
   for (const char* format : {"table", "md"}) {
     auto r = run_trtlens(std::string("provenance --format ") + format + " " + shell_quote(path));

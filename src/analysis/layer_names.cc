@@ -67,13 +67,18 @@ void split_fused(std::string_view s, bool commas, std::vector<std::string>& out)
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (track && (c == '(' || c == '[' || c == '{')) ++depth;
-    else if (track && (c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (track && (c == '(' || c == '[' || c == '{'))
+      ++depth;
+    else if (track && (c == ')' || c == ']' || c == '}') && depth > 0)
+      --depth;
     if (depth != 0) continue;
     size_t sep = 0;
-    if (s.compare(i, 3, " + ") == 0) sep = 3;
-    else if (s.compare(i, 4, " || ") == 0) sep = 4;
-    else if (commas && s.compare(i, 2, ", ") == 0) sep = 2;
+    if (s.compare(i, 3, " + ") == 0)
+      sep = 3;
+    else if (s.compare(i, 4, " || ") == 0)
+      sep = 4;
+    else if (commas && s.compare(i, 2, ", ") == 0)
+      sep = 2;
     if (!sep) continue;
     emit(s.substr(start, i - start));
     start = i + sep;
@@ -90,9 +95,12 @@ bool is_myelin_sublayer(std::string_view s) {
   std::string_view rest = s.substr(p + 4);
   bool digit = false, underscore = false;
   for (char c : rest) {
-    if (std::isdigit(static_cast<unsigned char>(c))) digit = true;
-    else if (c == '_') underscore = true;
-    else return false;
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      digit = true;
+    else if (c == '_')
+      underscore = true;
+    else
+      return false;
   }
   return digit && underscore;
 }
@@ -101,12 +109,18 @@ bool is_myelin_sublayer(std::string_view s) {
 
 const char* to_string(LayerNameKind k) {
   switch (k) {
-    case LayerNameKind::Fused: return "onnx";
-    case LayerNameKind::Reformat: return "reformat";
-    case LayerNameKind::Copy: return "copy";
-    case LayerNameKind::Internal: return "internal";
-    case LayerNameKind::Foreign: return "myelin";
-    case LayerNameKind::Myelin: return "myelin-sublayer";
+    case LayerNameKind::Fused:
+      return "onnx";
+    case LayerNameKind::Reformat:
+      return "reformat";
+    case LayerNameKind::Copy:
+      return "copy";
+    case LayerNameKind::Internal:
+      return "internal";
+    case LayerNameKind::Foreign:
+      return "myelin";
+    case LayerNameKind::Myelin:
+      return "myelin-sublayer";
   }
   return "other";
 }
@@ -225,7 +239,8 @@ std::string op_from_node_name(std::string_view name) {
   size_t us = last.rfind('_');
   if (us != std::string_view::npos && us + 1 < last.size()) {
     bool digits = true;
-    for (char c : last.substr(us + 1)) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    for (char c : last.substr(us + 1))
+      digits = digits && std::isdigit(static_cast<unsigned char>(c));
     if (digits) last = last.substr(0, us);
   }
   if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0]))) return "";

@@ -22,8 +22,8 @@ const char* to_string(LayerNameKind k);
 
 struct ParsedLayerName {
   LayerNameKind kind = LayerNameKind::Fused;
-  std::vector<std::string> parts;  // Fused: pieces in name order, verbatim (not stripped)
-  std::string attached_to;         // Reformat: the layer served; Copy: the tensor copied
+  std::vector<std::string> parts;       // Fused: pieces in name order, verbatim (not stripped)
+  std::string attached_to;              // Reformat: the layer served; Copy: the tensor copied
   std::string range_first, range_last;  // Foreign
   bool range_ambiguous = false;         // more than one "..." in the range
   int profile = -1;                     // " [profile N]" suffix, removed before parsing

@@ -135,11 +135,14 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
   auto meta = metadata_node_names(l.metadata);
   if (!meta.empty()) {
     lp.from_metadata = true;
-    lp.kind = p.kind == LayerNameKind::Foreign || p.kind == LayerNameKind::Myelin ? "myelin" : "onnx";
+    lp.kind =
+        p.kind == LayerNameKind::Foreign || p.kind == LayerNameKind::Myelin ? "myelin" : "onnx";
     std::vector<std::string> unmatched;
     for (const auto& n : meta) {
-      if (r.index.node(n)) lp.nodes.push_back(n);
-      else unmatched.push_back(n);
+      if (r.index.node(n))
+        lp.nodes.push_back(n);
+      else
+        unmatched.push_back(n);
     }
     if (!unmatched.empty()) {
       lp.note = "Metadata names " + std::to_string(unmatched.size()) +
@@ -193,26 +196,36 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
         if (std::find(lp.nodes.begin(), lp.nodes.end(), name) == lp.nodes.end())
           lp.nodes.push_back(name);
         break;
-      case Resolver::What::Initializer: lp.initializers.push_back(name); break;
-      case Resolver::What::Internal: internal = true; break;
-      case Resolver::What::Unmatched: unmatched.push_back(part); break;
+      case Resolver::What::Initializer:
+        lp.initializers.push_back(name);
+        break;
+      case Resolver::What::Internal:
+        internal = true;
+        break;
+      case Resolver::What::Unmatched:
+        unmatched.push_back(part);
+        break;
     }
   }
   lp.kind = !lp.nodes.empty() ? "onnx" : internal ? "internal" : "other";
   if (!unmatched.empty()) {
-    lp.note = std::to_string(unmatched.size()) + " part(s) of the name match no ONNX node: " +
-              unmatched.front();
+    lp.note = std::to_string(unmatched.size()) +
+              " part(s) of the name match no ONNX node: " + unmatched.front();
     notes.push_back("layer '" + l.name + "': " + lp.note);
   }
   return lp;
 }
 
-std::string precision_of(const Layer& l) { return l.outputs.empty() ? "" : l.outputs.front().dtype; }
+std::string precision_of(const Layer& l) {
+  return l.outputs.empty() ? "" : l.outputs.front().dtype;
+}
 
 // What the log says about a node no layer names.
-void explain_missing(OnnxNode& n, const OnnxModel& m, const std::unordered_map<std::string, size_t>& layer_of,
-                     const Build& b) {
-  auto names_it = [&](const std::string& s) { return s == n.name || strip_trt_additions(s) == n.name; };
+void explain_missing(OnnxNode& n, const OnnxModel& m,
+                     const std::unordered_map<std::string, size_t>& layer_of, const Build& b) {
+  auto names_it = [&](const std::string& s) {
+    return s == n.name || strip_trt_additions(s) == n.name;
+  };
   auto where = [](const FusionEvent& e) { return " (line " + std::to_string(e.source.line) + ")"; };
   for (const auto& e : m.events) {
     if (e.kind == "remove" && names_it(e.subject)) {
@@ -239,8 +252,8 @@ void explain_missing(OnnxNode& n, const OnnxModel& m, const std::unordered_map<s
         n.layer = l.name;
         n.precision = precision_of(l);
         n.fused_with = {strip_trt_additions(partner)};
-        n.reason = e.pass + " fused it with " + partner + where(e) +
-                   "; the layer name does not show it";
+        n.reason =
+            e.pass + " fused it with " + partner + where(e) + "; the layer name does not show it";
       } else {
         n.fate = NodeFate::Eliminated;
         n.reason = e.pass + " fused it with " + partner + where(e);
@@ -283,7 +296,8 @@ void compute_provenance(Capture& c) {
     Layer& l = b->layers[li];
     LayerProvenance lp = map_layer(l, r, m.notes);
     l.onnx_nodes = lp.nodes;
-    if (lp.kind == "myelin" && !lp.from_metadata) foreign.push_back(li);
+    if (lp.kind == "myelin" && !lp.from_metadata)
+      foreign.push_back(li);
     else
       for (const auto& n : lp.nodes) layer_of.emplace(n, li);
     m.layers.push_back(std::move(lp));
@@ -315,8 +329,10 @@ void compute_provenance(Capture& c) {
     n.precision = precision_of(l);
     for (const auto& other : lp.nodes)
       if (other != n.name) n.fused_with.push_back(other);
-    if (lp.kind == "myelin") n.fate = NodeFate::InMyelin;
-    else n.fate = lp.nodes.size() == 1 ? NodeFate::Standalone : NodeFate::Fused;
+    if (lp.kind == "myelin")
+      n.fate = NodeFate::InMyelin;
+    else
+      n.fate = lp.nodes.size() == 1 ? NodeFate::Standalone : NodeFate::Fused;
     if (!lp.initializers.empty() && lp.nodes.size() == 1 && n.fate == NodeFate::Standalone)
       n.reason = "with initializer " + lp.initializers.front();
   }
@@ -347,10 +363,13 @@ ProvenanceCounts provenance_counts(const Capture& c) {
 std::string provenance_headline(const ProvenanceCounts& k) {
   std::string s;
   if (k.nodes) s = std::to_string(k.nodes) + " ONNX nodes";
-  if (k.nodes && k.inferred == k.nodes) s += " named by layers";
-  else if (k.inferred) s += " (" + std::to_string(k.inferred) + " known only from layer names)";
-  if (k.network_layers) s += (s.empty() ? "" : " (") + std::to_string(*k.network_layers) +
-                             " network layers" + (s.empty() ? "" : ")");
+  if (k.nodes && k.inferred == k.nodes)
+    s += " named by layers";
+  else if (k.inferred)
+    s += " (" + std::to_string(k.inferred) + " known only from layer names)";
+  if (k.network_layers)
+    s += (s.empty() ? "" : " (") + std::to_string(*k.network_layers) + " network layers" +
+         (s.empty() ? "" : ")");
   auto reformats = k.layers_by_kind.count("reformat") ? k.layers_by_kind.at("reformat") : 0;
   int64_t fused = k.after_fusion ? *k.after_fusion : int64_t(k.layers - reformats);
   int64_t total = k.with_reformats ? *k.with_reformats : int64_t(k.layers);

@@ -1,8 +1,9 @@
 // trtlens provenance: where every ONNX node went.
+#include "render/provenance.h"
+
 #include <re2/re2.h>
 
 #include "cli/common.h"
-#include "render/provenance.h"
 
 namespace trtlens {
 
@@ -10,7 +11,8 @@ void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, Command
   auto opts = std::make_shared<CommonOptions>();
   auto node = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
-      "provenance", "Where every ONNX node went: its layer, fate (fused, eliminated ...), precision");
+      "provenance",
+      "Where every ONNX node went: its layer, fate (fused, eliminated ...), precision");
   add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
   cmd->add_option("--node", *node, "Only nodes whose name matches this regular expression (RE2)");
   cmds.emplace_back(cmd, [opts, node] {

@@ -1,16 +1,15 @@
 #include "ingest/onnx_model.h"
 
 #include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
 #include <map>
 #include <set>
-
-#include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <onnx/onnx_pb.h>
 
 #include "io/input.h"
 #include "model/values.h"
@@ -21,10 +20,17 @@ namespace {
 std::string dtype_name(int type) {
   if (!onnx::TensorProto_DataType_IsValid(type)) {
     switch (type) {  // types newer than the library (ONNX 1.14+)
-      case 17: case 18: case 19: case 20: return "FP8";
-      case 21: return "UINT4";
-      case 22: return "INT4";
-      case 23: return "FP4";
+      case 17:
+      case 18:
+      case 19:
+      case 20:
+        return "FP8";
+      case 21:
+        return "UINT4";
+      case 22:
+        return "INT4";
+      case 23:
+        return "FP4";
     }
     return "DATATYPE_" + std::to_string(type);
   }
@@ -40,7 +46,8 @@ OnnxValue value_of(const onnx::ValueInfoProto& v) {
     out.dtype = dtype_name(tt.elem_type());
     if (tt.has_shape()) {
       out.has_dims = true;
-      for (const auto& d : tt.shape().dim()) out.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
+      for (const auto& d : tt.shape().dim())
+        out.dims.push_back(d.has_dim_value() ? d.dim_value() : -1);
     }
   }
   return out;
@@ -54,9 +61,10 @@ OnnxModel read_onnx_model(const std::string& path) {
   struct stat st {};
   if (::fstat(fd, &st) == 0 && st.st_size > INT_MAX) {
     ::close(fd);
-    throw InputError(path, "ONNX model larger than 2 GB: protobuf cannot read it in one piece; "
-                           "save it with external data (onnx.save_model(..., "
-                           "save_as_external_data=True)) and pass the small .onnx file");
+    throw InputError(path,
+                     "ONNX model larger than 2 GB: protobuf cannot read it in one piece; "
+                     "save it with external data (onnx.save_model(..., "
+                     "save_as_external_data=True)) and pass the small .onnx file");
   }
   onnx::ModelProto proto;
   bool ok = false;

@@ -1,8 +1,8 @@
 #include "render/provenance.h"
 
-#include <set>
-
 #include <re2/re2.h>
+
+#include <set>
 
 #include "analysis/provenance.h"
 #include "render/escape.h"
@@ -131,7 +131,8 @@ ojson onnx_json(const OnnxModel& m) {
   }
   j["layer_counts"] = ojson::array();
   for (const auto& c : m.layer_counts)
-    j["layer_counts"].push_back({{"stage", c.stage}, {"layers", c.layers}, {"line", c.source.line}});
+    j["layer_counts"].push_back(
+        {{"stage", c.stage}, {"layers", c.layers}, {"line", c.source.line}});
   j["events"] = ojson::array();
   for (const auto& e : m.events)
     j["events"].push_back({{"kind", e.kind},
@@ -161,8 +162,10 @@ void write_provenance(const Capture& c, const std::string& format, const re2::RE
   }
   const bool table = format == "table";
   auto heading = [&](const std::string& h) {
-    if (table) os << h << '\n';
-    else if (format == "md") os << "\n### " << escape_markdown(h) << "\n\n";
+    if (table)
+      os << h << '\n';
+    else if (format == "md")
+      os << "\n### " << escape_markdown(h) << "\n\n";
   };
   if (format != "csv") {
     os << (format == "md" ? escape_markdown(provenance_headline(k))

@@ -1,10 +1,9 @@
 // Printing provenance: per-node and per-layer tables, counts, and the JSON "onnx" section.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "model/capture.h"
 #include "render/text_table.h"

@@ -47,8 +47,7 @@ class FusionSection : public LogSection {
       }
       case 4: {
         std::string how;
-        RE2::PartialMatch(line.message, g.re("fusion_fusing"), &e.pass, &e.subject, &how,
-                          &e.other);
+        RE2::PartialMatch(line.message, g.re("fusion_fusing"), &e.pass, &e.subject, &how, &e.other);
         e.kind = "fuse";
         break;
       }
