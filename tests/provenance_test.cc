@@ -7,6 +7,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -454,6 +455,21 @@ TEST(OnnxModelReader, RefusesWhatIsNotAModel) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("not a readable ONNX model"), std::string::npos) << r.err;
+}
+
+TEST(OnnxModelReader, RefusesModelsOverTwoGigabytesClearly) {
+  // A sparse file: 2 GB + 100 bytes on paper, a few bytes on disk.
+  std::string path = testing::TempDir() + "/huge_model.onnx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << std::string("\x08\x07\x12\x00", 4);
+  }
+  std::filesystem::resize_file(path, (uint64_t(2) << 30) + 100);
+  auto r = run_trtlens("provenance " + shell_quote(path));
+  std::filesystem::remove(path);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("larger than 2 GB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("external data"), std::string::npos) << r.err;
 }
 
 TEST(ProvenanceSmallModel, FatesOfEveryNodeWrittenByHand) {
