@@ -1,10 +1,13 @@
 #include "analysis/analyze.h"
 
+#include "analysis/provenance.h"
+
 namespace trtlens {
 
 void analyze(Capture& capture, const AnalysisOptions& options) {
   (void)options;
   // 1. provenance: layer -> ONNX nodes (issue 5)
+  compute_provenance(capture);
 
   // 2. time: profile rows joined to layers (issue 4)
 

@@ -12,7 +12,8 @@ namespace trtlens {
 struct AnalysisOptions {
   // memory (issue 3): --shape name=1x3x224x224
   std::vector<std::string> shapes;
-  // provenance (issue 5)
+  // provenance (issue 5): --onnx FILE, read as one more input
+  std::vector<std::string> onnx_models;
 
   // time (issue 4)
 

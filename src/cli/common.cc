@@ -55,6 +55,16 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
   cmd->add_option("--shape", o.analysis.shapes,
                   "Shape of a dynamic input, name=1x3x224x224 (repeatable)");
   // provenance (issue 5)
+  cmd->add_option_function<std::vector<std::string>>(
+         "--onnx",
+         [&o](const std::vector<std::string>& files) {
+           for (const auto& f : files) {
+             o.analysis.onnx_models.push_back(f);
+             o.inputs.push_back(f);
+           }
+         },
+         "The ONNX model the engine was built from (for node names, ops and graph order)")
+      ->type_name("FILE");
 
   // time (issue 4)
 

@@ -65,6 +65,7 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 // profile (issue 4)
 
 // provenance (issue 5)
+void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // diff (issue 6)
 

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   // profile (issue 4)
 
   // provenance (issue 5)
+  register_provenance(app, commands);
 
   // diff (issue 6)
 

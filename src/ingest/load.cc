@@ -4,6 +4,7 @@
 #include "ingest/detect.h"
 #include "ingest/json_text.h"
 #include "ingest/layer_json.h"
+#include "ingest/onnx_model.h"
 #include "model/assembler.h"
 
 namespace trtlens {
@@ -38,6 +39,15 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
     // profile-json, times-json (issue 4)
 
     // onnx (issue 5)
+    case InputKind::Onnx: {
+      if (in->gzip()) throw InputError(path, "gzip-compressed ONNX model: decompress it first");
+      if (path == "-") throw InputError(path, "ONNX models cannot be read from stdin; pass the file");
+      OnnxModel model = read_onnx_model(path);
+      out.begin_input(path, to_string(kind), false);
+      out.onnx_model(std::move(model));
+      out.end_input(0);
+      return;
+    }
 
     default:
       throw InputError(path, std::string(to_string(kind)) + " input is not supported yet");

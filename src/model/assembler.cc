@@ -150,6 +150,13 @@ Build* Assembler::current_build() {
 // --- end of timing records ---
 
 // --- ONNX records (issue 5) ---
+void Assembler::onnx_event(FusionEvent event) { capture_.onnx.events.push_back(std::move(event)); }
+
+void Assembler::onnx_layer_count(LayerCount count) {
+  capture_.onnx.layer_counts.push_back(std::move(count));
+}
+
+void Assembler::onnx_model(OnnxModel model) { merge_onnx_model(capture_.onnx, std::move(model)); }
 
 // --- end of ONNX records ---
 

@@ -48,6 +48,9 @@ class Assembler {
   // --- end of timing records ---
 
   // --- ONNX records (issue 5): add methods below this line ---
+  void onnx_event(FusionEvent event);        // fusion / elimination line
+  void onnx_layer_count(LayerCount count);   // "After ...: N layers"
+  void onnx_model(OnnxModel model);          // a .onnx file (its graph order wins)
 
   // --- end of ONNX records ---
 

@@ -41,6 +41,35 @@ struct OnnxNode {
   std::vector<std::string> fused_with;  // other nodes in that layer
   std::string reason;                   // elimination reason when the log says
   std::string precision;                // dtype the node ends up computing in
+  bool inferred = false;  // known only from layer names (no .onnx file, no parse section)
+};
+
+// A fusion/elimination line of the verbose log ("ConvReluFusion: Fusing Conv_0 with Relu_1",
+// "Eliminating concatenation X", "Removing X", "Running: P on X").
+struct FusionEvent {
+  std::string kind;     // fuse, eliminate-concat, remove, run, fold
+  std::string pass;     // ConvReluFusion, ConstShuffleFusion ... where given
+  std::string subject;  // the first name on the line
+  std::string other;    // "with"/"into" partner of a fusion
+  SourceLoc source;
+};
+
+// "After vertical fusions: 57 layers".
+struct LayerCount {
+  std::string stage;
+  int64_t layers = 0;
+  SourceLoc source;
+};
+
+// What one engine layer of the final build holds (filled by analysis/provenance).
+struct LayerProvenance {
+  std::string layer;
+  std::string kind;  // onnx, myelin, reformat, copy, internal, other
+  std::vector<std::string> nodes;
+  std::vector<std::string> initializers;
+  std::string attached_to;  // reformat: the layer it serves; copy: the tensor copied
+  bool from_metadata = false;
+  std::string note;  // ambiguity, unmatched names
 };
 
 struct OnnxModel {
@@ -49,9 +78,17 @@ struct OnnxModel {
   std::vector<OnnxValue> initializers;
   std::vector<OnnxValue> graph_inputs;
   std::vector<OnnxValue> graph_outputs;
+  std::vector<FusionEvent> events;      // from the verbose log, in log order
+  std::vector<LayerCount> layer_counts; // "After ...: N layers", in log order
+  std::vector<LayerProvenance> layers;  // per layer of the final build (analysis)
+  std::vector<std::string> notes;       // what provenance could not decide
 
   const OnnxNode* find(const std::string& name) const;
   bool is_initializer(const std::string& name) const;
 };
+
+// Adds `from` (a model file) to `into` (which may already hold nodes from a log's parse
+// section): the file's graph order wins, what the log knew (dims, kernels) is kept.
+void merge_onnx_model(OnnxModel& into, OnnxModel from);
 
 }  // namespace trtlens

@@ -1,5 +1,7 @@
 #include "render/json.h"
 
+#include "render/provenance.h"  // onnx (issue 5)
+
 namespace trtlens {
 
 using ojson = nlohmann::ordered_json;
@@ -37,6 +39,7 @@ ojson layer_json(const Layer& layer) {
   // layers[].time (issue 4)
 
   // layers[].onnx_nodes (issue 5)
+  j["onnx_nodes"] = layer.onnx_nodes;
 
   return j;
 }
@@ -78,6 +81,7 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
   // runtime (issue 4)
 
   // onnx (issue 5)
+  j["onnx"] = onnx_json(c.onnx);
 
   // findings (issue 8)
 

@@ -1,5 +1,6 @@
 #include "render/views.h"
 
+#include "analysis/provenance.h"  // provenance (issue 5)
 #include "analysis/summary.h"
 #include "render/escape.h"
 
@@ -104,6 +105,8 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     // time (issue 4)
 
     // provenance (issue 5)
+    if (b->final && (!c.onnx.nodes.empty() || !c.onnx.layer_counts.empty()))
+      os << "  provenance: " << escape_terminal(provenance_headline(provenance_counts(c))) << '\n';
 
     if (!b->enriched_by.empty()) {
       os << "  enriched by:";

@@ -55,6 +55,7 @@ std::unique_ptr<LogSection> make_run_section(LogContext& ctx);
 // time: profiles, runtime sections (issue 4)
 
 // ONNX parse and fusion lines (issue 5)
+std::unique_ptr<LogSection> make_fusion_section(LogContext& ctx);
 
 
 }  // namespace trtlens

@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
   // time: profiles, runtime sections (issue 4)
 
   // ONNX parse and fusion lines (issue 5)
+  s.push_back(make_fusion_section(ctx));
 
   return s;
 }

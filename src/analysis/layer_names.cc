@@ -1,0 +1,257 @@
+#include "analysis/layer_names.h"
+
+#include <cctype>
+
+namespace trtlens {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+
+// Removes a trailing " [profile N]"; returns N or -1.
+int strip_profile(std::string_view& s) {
+  if (!ends_with(s, "]")) return -1;
+  size_t open = s.rfind(" [profile ");
+  if (open == std::string_view::npos) return -1;
+  std::string_view digits = s.substr(open + 10, s.size() - 1 - (open + 10));
+  if (digits.empty() || digits.size() > 6) return -1;
+  int n = 0;
+  for (char c : digits) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return -1;
+    n = n * 10 + (c - '0');
+  }
+  s = s.substr(0, open);
+  return n;
+}
+
+// Position of the bracket closing the one at `open`, or npos.
+size_t matching_close(std::string_view s, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+bool balanced(std::string_view s) {
+  int depth = 0;
+  for (char c : s) {
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth < 0) return false;
+  }
+  return depth == 0;
+}
+
+// Splits at bracket depth 0 on " + " and " || " (and ", " inside PWN(...)), unwrapping PWN.
+// Names with unbalanced brackets are split without regard to brackets.
+void split_fused(std::string_view s, bool commas, std::vector<std::string>& out) {
+  const bool track = balanced(s);
+  auto emit = [&](std::string_view piece) {
+    while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
+    while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
+    if (piece.empty()) return;
+    if (starts_with(piece, "PWN(") && matching_close(piece, 3) == piece.size() - 1) {
+      split_fused(piece.substr(4, piece.size() - 5), true, out);
+      return;
+    }
+    out.emplace_back(piece);
+  };
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (track && (c == '(' || c == '[' || c == '{'))
+      ++depth;
+    else if (track && (c == ')' || c == ']' || c == '}') && depth > 0)
+      --depth;
+    if (depth != 0) continue;
+    size_t sep = 0;
+    if (s.compare(i, 3, " + ") == 0)
+      sep = 3;
+    else if (s.compare(i, 4, " || ") == 0)
+      sep = 4;
+    else if (commas && s.compare(i, 2, ", ") == 0)
+      sep = 2;
+    if (!sep) continue;
+    emit(s.substr(start, i - start));
+    start = i + sep;
+    i = start - 1;
+  }
+  emit(s.substr(start));
+}
+
+bool is_myelin_sublayer(std::string_view s) {
+  if (starts_with(s, "__myl_") || starts_with(s, "__mye")) return true;
+  // "node_linear_myl7_1", "matMul1_myl0_0"
+  size_t p = s.rfind("_myl");
+  if (p == std::string_view::npos) return false;
+  std::string_view rest = s.substr(p + 4);
+  bool digit = false, underscore = false;
+  for (char c : rest) {
+    if (std::isdigit(static_cast<unsigned char>(c)))
+      digit = true;
+    else if (c == '_')
+      underscore = true;
+    else
+      return false;
+  }
+  return digit && underscore;
+}
+
+}  // namespace
+
+const char* to_string(LayerNameKind k) {
+  switch (k) {
+    case LayerNameKind::Fused:
+      return "onnx";
+    case LayerNameKind::Reformat:
+      return "reformat";
+    case LayerNameKind::Copy:
+      return "copy";
+    case LayerNameKind::Internal:
+      return "internal";
+    case LayerNameKind::Foreign:
+      return "myelin";
+    case LayerNameKind::Myelin:
+      return "myelin-sublayer";
+  }
+  return "other";
+}
+
+bool is_internal_name(std::string_view piece) { return starts_with(piece, "(Unnamed Layer* "); }
+
+std::string strip_trt_additions(std::string_view piece) {
+  static constexpr std::string_view kSuffixes[] = {"_quantize_scale_node",
+                                                   "_dequantize_scale_node"};
+  static constexpr std::string_view kPrefixes[] = {"copied_squeeze_after_", "reshape_before_",
+                                                   "reshape_after_", "squeeze_after_",
+                                                   "unsqueeze_before_"};
+  bool changed = true;
+  while (changed && !piece.empty()) {
+    changed = strip_profile(piece) >= 0;
+    for (auto suf : kSuffixes)
+      if (ends_with(piece, suf) && piece.size() > suf.size()) {
+        piece.remove_suffix(suf.size());
+        changed = true;
+      }
+    for (auto pre : kPrefixes)
+      if (starts_with(piece, pre) && piece.size() > pre.size()) {
+        piece.remove_prefix(pre.size());
+        changed = true;
+      }
+  }
+  return std::string(piece);
+}
+
+ParsedLayerName parse_layer_name(std::string_view name) {
+  ParsedLayerName p;
+  p.profile = strip_profile(name);
+  static constexpr std::string_view kReformat = "Reformatting CopyNode for ";
+  if (starts_with(name, kReformat)) {
+    size_t to = name.find(" to ", kReformat.size());
+    if (to != std::string_view::npos) {
+      p.kind = LayerNameKind::Reformat;
+      p.attached_to = std::string(name.substr(to + 4));
+      return p;
+    }
+  }
+  if (starts_with(name, "{ForeignNode[") && ends_with(name, "]}")) {
+    p.kind = LayerNameKind::Foreign;
+    std::string_view range = name.substr(13, name.size() - 15);
+    size_t dots = range.find("...");
+    if (dots == std::string_view::npos) {
+      p.range_first = p.range_last = std::string(range);
+    } else {
+      p.range_first = std::string(range.substr(0, dots));
+      p.range_last = std::string(range.substr(dots + 3));
+      p.range_ambiguous = range.find("...", dots + 3) != std::string_view::npos;
+    }
+    return p;
+  }
+  if (is_internal_name(name) && matching_close(name, 0) != std::string_view::npos) {
+    std::vector<std::string> parts;
+    split_fused(name, false, parts);
+    if (parts.size() == 1) {
+      p.kind = LayerNameKind::Internal;
+      return p;
+    }
+  }
+  if (ends_with(name, " copy") && name.size() > 5 && name.find(" + ") == std::string_view::npos) {
+    p.kind = LayerNameKind::Copy;
+    p.attached_to = std::string(name.substr(0, name.size() - 5));
+    return p;
+  }
+  if (is_myelin_sublayer(name)) {
+    p.kind = LayerNameKind::Myelin;
+    return p;
+  }
+  split_fused(name, false, p.parts);
+  return p;
+}
+
+std::vector<std::string> fused_node_names(const std::string& layer_name) {
+  ParsedLayerName p = parse_layer_name(layer_name);
+  std::vector<std::string> out;
+  if (p.kind != LayerNameKind::Fused) return out;
+  for (const auto& part : p.parts) {
+    if (is_internal_name(part)) continue;
+    std::string s = strip_trt_additions(part);
+    if (!s.empty()) out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<std::string> metadata_node_names(std::string_view metadata) {
+  static constexpr std::string_view kOpen = "[ONNX Layer: ";
+  std::vector<std::string> out;
+  size_t chunk_start = 0;
+  while (chunk_start <= metadata.size()) {
+    size_t chunk_end = metadata.find_first_of("\x1e\x1f", chunk_start);
+    if (chunk_end == std::string_view::npos) chunk_end = metadata.size();
+    std::string_view chunk = metadata.substr(chunk_start, chunk_end - chunk_start);
+    size_t at = chunk.find(kOpen);
+    while (at != std::string_view::npos) {
+      size_t begin = at + kOpen.size();
+      // The entry ends at "][ONNX Layer: " or at the chunk's last ']' (names may hold ']').
+      size_t next = chunk.find(std::string("]") + std::string(kOpen), begin);
+      size_t end = next != std::string_view::npos ? next : chunk.rfind(']');
+      if (end == std::string_view::npos || end < begin) break;
+      std::string_view entry = chunk.substr(begin, end - begin);
+      if (!entry.empty()) out.emplace_back(entry);
+      at = next != std::string_view::npos ? next + 1 : std::string_view::npos;
+    }
+    if (chunk_end == metadata.size()) break;
+    chunk_start = chunk_end + 1;
+  }
+  return out;
+}
+
+std::string op_from_node_name(std::string_view name) {
+  size_t slash = name.rfind('/');
+  std::string_view last = slash == std::string_view::npos ? name : name.substr(slash + 1);
+  size_t us = last.rfind('_');
+  if (us != std::string_view::npos && us + 1 < last.size()) {
+    bool digits = true;
+    for (char c : last.substr(us + 1))
+      digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    if (digits) last = last.substr(0, us);
+  }
+  if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0]))) return "";
+  for (char c : last)
+    if (!std::isalnum(static_cast<unsigned char>(c))) return "";
+  if (slash == std::string_view::npos && us == std::string_view::npos) return "";
+  return std::string(last);
+}
+
+bool looks_like_initializer(std::string_view name) {
+  return starts_with(name, "onnx::") || ends_with(name, ".weight") || ends_with(name, ".bias");
+}
+
+}  // namespace trtlens

@@ -1,0 +1,383 @@
+#include "analysis/provenance.h"
+
+#include <algorithm>
+#include <set>
+#include <unordered_map>
+
+#include "analysis/layer_names.h"
+
+namespace trtlens {
+namespace {
+
+class NodeIndex {
+ public:
+  explicit NodeIndex(const OnnxModel& m) {
+    for (size_t i = 0; i < m.nodes.size(); ++i) {
+      by_name_.emplace(m.nodes[i].name, i);
+      for (const auto& o : m.nodes[i].outputs) producer_.emplace(o.name, i);
+      for (const auto& in : m.nodes[i].inputs) consumer_.emplace(in.name, i);  // first wins
+    }
+    for (const auto& v : m.initializers) initializers_.insert(v.name);
+  }
+  std::optional<size_t> node(const std::string& name) const {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return std::nullopt;
+    return it->second;
+  }
+  std::optional<size_t> producer(const std::string& tensor) const {
+    auto it = producer_.find(tensor);
+    if (it != producer_.end()) return it->second;
+    it = consumer_.find(tensor);  // a graph input: the range starts at its first consumer
+    if (it != consumer_.end()) return it->second;
+    return std::nullopt;
+  }
+  bool initializer(const std::string& name) const { return initializers_.count(name) > 0; }
+
+ private:
+  std::unordered_map<std::string, size_t> by_name_, producer_, consumer_;
+  std::set<std::string> initializers_;
+};
+
+// Keeps the first node of each name (a model file and a parse section may both list them).
+void dedupe_nodes(OnnxModel& m) {
+  std::set<std::string> seen;
+  std::vector<OnnxNode> kept;
+  for (auto& n : m.nodes)
+    if (seen.insert(n.name).second) kept.push_back(std::move(n));
+  for (size_t i = 0; i < kept.size(); ++i) kept[i].index = int(i);
+  m.nodes = std::move(kept);
+}
+
+// Without a model file, the layer names are the only complete record of the nodes (a log's
+// parse section may be cut short): nodes they name that the list lacks are added, inferred.
+void infer_nodes(OnnxModel& m, const Build& b) {
+  std::set<std::string> seen;
+  for (const auto& n : m.nodes) seen.insert(n.name);
+  auto add = [&](const std::string& name) {
+    if (looks_like_initializer(name) || m.is_initializer(name)) {
+      if (!m.is_initializer(name)) m.initializers.push_back(OnnxValue{name, "", {}, false});
+      return;
+    }
+    if (!seen.insert(name).second) return;
+    OnnxNode n;
+    n.name = name;
+    n.op = op_from_node_name(name);
+    n.index = int(m.nodes.size());
+    n.inferred = true;
+    m.nodes.push_back(std::move(n));
+  };
+  for (const auto& l : b.layers) {
+    auto meta = metadata_node_names(l.metadata);
+    if (!meta.empty()) {
+      for (const auto& n : meta) add(n);
+      continue;
+    }
+    ParsedLayerName p = parse_layer_name(l.name);
+    if (p.kind == LayerNameKind::Foreign) {
+      for (const auto* end : {&p.range_first, &p.range_last}) {
+        auto parts = fused_node_names(*end);
+        if (parts.empty()) parts.push_back(*end);
+        for (const auto& part : parts) add(part);
+      }
+      continue;
+    }
+    for (const auto& n : fused_node_names(l.name)) add(n);
+  }
+}
+
+struct Resolver {
+  const OnnxModel& model;
+  const NodeIndex& index;
+  bool have_model;  // the node list came from a model or a parse section, not from names
+
+  // A piece of a fused name: node, initializer, or nothing.
+  enum class What { Node, Initializer, Internal, Unmatched };
+  What resolve(const std::string& piece, std::string& out) const {
+    if (is_internal_name(piece)) return What::Internal;
+    if (index.node(piece)) {
+      out = piece;
+      return What::Node;
+    }
+    std::string stripped = strip_trt_additions(piece);
+    if (index.node(stripped)) {
+      out = stripped;
+      return What::Node;
+    }
+    if (index.initializer(piece) || index.initializer(stripped) ||
+        (!have_model && looks_like_initializer(stripped))) {
+      out = index.initializer(piece) ? piece : stripped;
+      return What::Initializer;
+    }
+    out = stripped;
+    return What::Unmatched;
+  }
+
+  // A ForeignNode endpoint: a node name, a fused name or a tensor name.
+  std::optional<size_t> endpoint(const std::string& name, bool first) const {
+    if (auto i = index.node(name)) return i;
+    if (auto i = index.node(strip_trt_additions(name))) return i;
+    auto parts = fused_node_names(name);
+    if (parts.size() > 1) {
+      std::optional<size_t> best;
+      for (const auto& p : parts)
+        if (auto i = index.node(p))
+          if (!best || (first ? *i < *best : *i > *best)) best = i;
+      if (best) return best;
+    }
+    return index.producer(name);
+  }
+};
+
+LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::string>& notes) {
+  LayerProvenance lp;
+  lp.layer = l.name;
+  ParsedLayerName p = parse_layer_name(l.name);
+  auto meta = metadata_node_names(l.metadata);
+  if (!meta.empty()) {
+    lp.from_metadata = true;
+    lp.kind =
+        p.kind == LayerNameKind::Foreign || p.kind == LayerNameKind::Myelin ? "myelin" : "onnx";
+    std::vector<std::string> unmatched;
+    for (const auto& n : meta) {
+      if (r.index.node(n))
+        lp.nodes.push_back(n);
+      else
+        unmatched.push_back(n);
+    }
+    if (!unmatched.empty()) {
+      lp.note = "Metadata names " + std::to_string(unmatched.size()) +
+                " node(s) the ONNX node list lacks: " + unmatched.front();
+      notes.push_back("layer '" + l.name + "': " + lp.note);
+    }
+    return lp;
+  }
+  switch (p.kind) {
+    case LayerNameKind::Reformat:
+      lp.kind = "reformat";
+      lp.attached_to = p.attached_to;
+      return lp;
+    case LayerNameKind::Copy:
+      lp.kind = "copy";
+      lp.attached_to = p.attached_to;
+      return lp;
+    case LayerNameKind::Internal:
+      lp.kind = "internal";
+      return lp;
+    case LayerNameKind::Myelin:
+      lp.kind = "myelin";
+      lp.note = "Myelin sub-layer without Metadata: its ONNX nodes are not named";
+      return lp;
+    case LayerNameKind::Foreign: {
+      lp.kind = "myelin";
+      auto a = r.endpoint(p.range_first, true), b = r.endpoint(p.range_last, false);
+      if (p.range_ambiguous) {
+        lp.note = "ForeignNode range holds more than one '...': cannot tell where it splits";
+      } else if (!a || !b) {
+        lp.note = "ForeignNode endpoint '" + (!a ? p.range_first : p.range_last) +
+                  "' matches no ONNX node or tensor";
+      } else if (*a > *b) {
+        lp.note = "ForeignNode range runs backwards in graph order (" + p.range_first + " after " +
+                  p.range_last + "): not expanded";
+      } else {
+        for (size_t i = *a; i <= *b; ++i) lp.nodes.push_back(r.model.nodes[i].name);
+      }
+      if (!lp.note.empty()) notes.push_back("layer '" + l.name + "': " + lp.note);
+      return lp;
+    }
+    case LayerNameKind::Fused:
+      break;
+  }
+  std::vector<std::string> unmatched;
+  bool internal = false;
+  for (const auto& part : p.parts) {
+    std::string name;
+    switch (r.resolve(part, name)) {
+      case Resolver::What::Node:
+        if (std::find(lp.nodes.begin(), lp.nodes.end(), name) == lp.nodes.end())
+          lp.nodes.push_back(name);
+        break;
+      case Resolver::What::Initializer:
+        lp.initializers.push_back(name);
+        break;
+      case Resolver::What::Internal:
+        internal = true;
+        break;
+      case Resolver::What::Unmatched:
+        unmatched.push_back(part);
+        break;
+    }
+  }
+  lp.kind = !lp.nodes.empty() ? "onnx" : internal ? "internal" : "other";
+  if (!unmatched.empty()) {
+    lp.note = std::to_string(unmatched.size()) +
+              " part(s) of the name match no ONNX node: " + unmatched.front();
+    notes.push_back("layer '" + l.name + "': " + lp.note);
+  }
+  return lp;
+}
+
+std::string precision_of(const Layer& l) {
+  return l.outputs.empty() ? "" : l.outputs.front().dtype;
+}
+
+// What the log says about a node no layer names.
+void explain_missing(OnnxNode& n, const OnnxModel& m,
+                     const std::unordered_map<std::string, size_t>& layer_of, const Build& b) {
+  auto names_it = [&](const std::string& s) {
+    return s == n.name || strip_trt_additions(s) == n.name;
+  };
+  auto where = [](const FusionEvent& e) { return " (line " + std::to_string(e.source.line) + ")"; };
+  for (const auto& e : m.events) {
+    if (e.kind == "remove" && names_it(e.subject)) {
+      n.fate = NodeFate::Eliminated;
+      n.reason = "removed by TensorRT" + where(e);
+      return;
+    }
+    if (e.kind == "eliminate-concat" && names_it(e.subject)) {
+      n.fate = NodeFate::Eliminated;
+      n.reason = "concatenation eliminated: its inputs are written in place" + where(e);
+      return;
+    }
+    if (e.kind == "fold" && names_it(e.subject)) {
+      n.fate = NodeFate::Eliminated;
+      n.reason = "constant folded by " + e.pass + where(e);
+      return;
+    }
+    if (e.kind == "fuse" && (names_it(e.subject) || names_it(e.other))) {
+      const std::string partner = names_it(e.subject) ? e.other : e.subject;
+      auto it = layer_of.find(strip_trt_additions(partner));
+      if (it != layer_of.end()) {
+        const Layer& l = b.layers[it->second];
+        n.fate = NodeFate::Fused;
+        n.layer = l.name;
+        n.precision = precision_of(l);
+        n.fused_with = {strip_trt_additions(partner)};
+        n.reason =
+            e.pass + " fused it with " + partner + where(e) + "; the layer name does not show it";
+      } else {
+        n.fate = NodeFate::Eliminated;
+        n.reason = e.pass + " fused it with " + partner + where(e);
+      }
+      return;
+    }
+  }
+  if (n.op == "Constant") {
+    n.fate = NodeFate::Eliminated;
+    n.reason = "Constant: folded into the layers that read it (no layer names it)";
+    return;
+  }
+  n.fate = NodeFate::Unknown;
+  n.reason = "no layer of the final build names it";
+}
+
+}  // namespace
+
+void compute_provenance(Capture& c) {
+  OnnxModel& m = c.onnx;
+  dedupe_nodes(m);
+  m.layers.clear();
+  m.notes.clear();
+  Build* b = nullptr;
+  for (auto& build : c.builds)
+    if (build.final) b = &build;
+  if (!b) {
+    for (auto& n : m.nodes) n.reason = "no engine layer listing in the inputs";
+    return;
+  }
+  bool have_model = false;  // a model file lists every node: names it lacks are not nodes
+  for (const auto& s : m.sources) have_model = have_model || s.rfind("onnx-file:", 0) == 0;
+  if (!have_model) infer_nodes(m, *b);
+  NodeIndex index(m);
+  Resolver r{m, index, have_model};
+
+  std::unordered_map<std::string, size_t> layer_of;  // node -> layer index (first wins)
+  std::vector<size_t> foreign;
+  for (size_t li = 0; li < b->layers.size(); ++li) {
+    Layer& l = b->layers[li];
+    LayerProvenance lp = map_layer(l, r, m.notes);
+    l.onnx_nodes = lp.nodes;
+    if (lp.kind == "myelin" && !lp.from_metadata)
+      foreign.push_back(li);
+    else
+      for (const auto& n : lp.nodes) layer_of.emplace(n, li);
+    m.layers.push_back(std::move(lp));
+  }
+  // A ForeignNode range spans graph order; nodes of it that another layer names are that layer's.
+  for (size_t li : foreign) {
+    auto& nodes = m.layers[li].nodes;
+    std::vector<std::string> kept;
+    for (const auto& n : nodes)
+      if (!layer_of.count(n)) kept.push_back(n);
+    nodes = kept;
+    b->layers[li].onnx_nodes = kept;
+    for (const auto& n : kept) layer_of.emplace(n, li);
+  }
+
+  for (auto& n : m.nodes) {
+    n.layer.clear();
+    n.fused_with.clear();
+    n.reason.clear();
+    n.precision.clear();
+    auto it = layer_of.find(n.name);
+    if (it == layer_of.end()) {
+      explain_missing(n, m, layer_of, *b);
+      continue;
+    }
+    const Layer& l = b->layers[it->second];
+    const LayerProvenance& lp = m.layers[it->second];
+    n.layer = l.name;
+    n.precision = precision_of(l);
+    for (const auto& other : lp.nodes)
+      if (other != n.name) n.fused_with.push_back(other);
+    if (lp.kind == "myelin")
+      n.fate = NodeFate::InMyelin;
+    else
+      n.fate = lp.nodes.size() == 1 ? NodeFate::Standalone : NodeFate::Fused;
+    if (!lp.initializers.empty() && lp.nodes.size() == 1 && n.fate == NodeFate::Standalone)
+      n.reason = "with initializer " + lp.initializers.front();
+  }
+}
+
+ProvenanceCounts provenance_counts(const Capture& c) {
+  ProvenanceCounts k;
+  k.nodes = c.onnx.nodes.size();
+  for (const auto& n : c.onnx.nodes) {
+    k.inferred += n.inferred ? 1 : 0;
+    ++k.by_fate[n.fate];
+    ++k.by_op[n.op.empty() ? "?" : n.op][n.fate];
+  }
+  k.layers = c.onnx.layers.size();
+  for (const auto& l : c.onnx.layers) ++k.layers_by_kind[l.kind];
+  const auto& counts = c.onnx.layer_counts;
+  if (!counts.empty()) k.network_layers = counts.front().layers;
+  for (const auto& lc : counts) {
+    if (lc.stage == "reformat layers") {
+      k.with_reformats = lc.layers;
+      break;  // later counters belong to another build
+    }
+    k.after_fusion = lc.layers;
+  }
+  return k;
+}
+
+std::string provenance_headline(const ProvenanceCounts& k) {
+  std::string s;
+  if (k.nodes) s = std::to_string(k.nodes) + " ONNX nodes";
+  if (k.nodes && k.inferred == k.nodes)
+    s += " named by layers";
+  else if (k.inferred)
+    s += " (" + std::to_string(k.inferred) + " known only from layer names)";
+  if (k.network_layers)
+    s += (s.empty() ? "" : " (") + std::to_string(*k.network_layers) + " network layers" +
+         (s.empty() ? "" : ")");
+  auto reformats = k.layers_by_kind.count("reformat") ? k.layers_by_kind.at("reformat") : 0;
+  int64_t fused = k.after_fusion ? *k.after_fusion : int64_t(k.layers - reformats);
+  int64_t total = k.with_reformats ? *k.with_reformats : int64_t(k.layers);
+  if (k.layers == 0 && !k.after_fusion) return s.empty() ? "no ONNX nodes and no layers" : s;
+  if (!s.empty()) s += " -> ";
+  s += std::to_string(fused) + " layers after fusion -> " + std::to_string(total) + " with " +
+       std::to_string(total - fused) + " reformat layers";
+  return s;
+}
+
+}  // namespace trtlens

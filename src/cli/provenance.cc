@@ -1,0 +1,34 @@
+// trtlens provenance: where every ONNX node went.
+#include "render/provenance.h"
+
+#include <re2/re2.h>
+
+#include "cli/common.h"
+
+namespace trtlens {
+
+void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds) {
+  auto opts = std::make_shared<CommonOptions>();
+  auto node = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "provenance",
+      "Where every ONNX node went: its layer, fate (fused, eliminated ...), precision");
+  add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
+  cmd->add_option("--node", *node, "Only nodes whose name matches this regular expression (RE2)");
+  cmds.emplace_back(cmd, [opts, node] {
+    std::unique_ptr<RE2> filter;
+    if (!node->empty()) {
+      filter = std::make_unique<RE2>(*node, RE2::Quiet);
+      if (!filter->ok()) throw UsageError("--node: " + filter->error());
+    }
+    Capture c = load_inputs(*opts);
+    if (opts->build != "final")
+      throw UsageError("provenance maps the final build only; --build " + opts->build +
+                       " is not supported");
+    Output out(opts->output);
+    write_provenance(c, opts->format, filter.get(), out.stream());
+    return 0;
+  });
+}
+
+}  // namespace trtlens

@@ -1,0 +1,202 @@
+#include "render/provenance.h"
+
+#include <re2/re2.h>
+
+#include <set>
+
+#include "analysis/provenance.h"
+#include "render/escape.h"
+#include "render/json.h"
+
+namespace trtlens {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+bool keep(const OnnxNode& n, const re2::RE2* filter) {
+  return !filter || RE2::PartialMatch(n.name, *filter);
+}
+
+const NodeFate kFates[] = {NodeFate::Standalone, NodeFate::Fused, NodeFate::InMyelin,
+                           NodeFate::Eliminated, NodeFate::Unknown};
+
+}  // namespace
+
+TextTable provenance_nodes_table(const OnnxModel& m, const re2::RE2* filter) {
+  TextTable t;
+  t.headers = {"#", "node", "op", "fate", "layer", "precision", "fused with", "reason"};
+  t.right_align = {true, false, false, false, false, false, false, false};
+  for (const auto& n : m.nodes) {
+    if (!keep(n, filter)) continue;
+    std::string name = n.name + (n.unnamed ? " (unnamed)" : "");
+    t.rows.push_back({std::to_string(n.index), name, n.op, to_string(n.fate), n.layer, n.precision,
+                      join(n.fused_with), n.reason});
+  }
+  return t;
+}
+
+TextTable provenance_layers_table(const Build& b, const OnnxModel& m, const re2::RE2* filter) {
+  std::set<std::string> wanted;
+  if (filter)
+    for (const auto& n : m.nodes)
+      if (keep(n, filter) && !n.layer.empty()) wanted.insert(n.layer);
+  TextTable t;
+  t.headers = {"#", "layer", "type", "kind", "precision", "ONNX nodes", "notes"};
+  t.right_align = {true, false, false, false, false, false, false};
+  for (size_t i = 0; i < b.layers.size() && i < m.layers.size(); ++i) {
+    const Layer& l = b.layers[i];
+    const LayerProvenance& lp = m.layers[i];
+    if (filter && !wanted.count(l.name)) continue;
+    std::string nodes = join(lp.nodes);
+    if (!lp.initializers.empty())
+      nodes += (nodes.empty() ? "" : "; ") + std::string("initializers: ") + join(lp.initializers);
+    std::string notes = lp.note;
+    if (!lp.attached_to.empty())
+      notes = (lp.kind == "copy" ? "copy of tensor " : "serves ") + lp.attached_to +
+              (notes.empty() ? "" : "; " + notes);
+    if (lp.from_metadata) notes = "from Metadata" + (notes.empty() ? "" : "; " + notes);
+    t.rows.push_back({std::to_string(i), l.name, l.type, lp.kind,
+                      l.outputs.empty() ? "" : l.outputs.front().dtype, nodes, notes});
+  }
+  return t;
+}
+
+TextTable provenance_fate_table(const Capture& c) {
+  ProvenanceCounts k = provenance_counts(c);
+  TextTable t;
+  t.headers = {"fate", "nodes"};
+  t.right_align = {false, true};
+  for (NodeFate f : kFates)
+    t.rows.push_back({to_string(f), std::to_string(k.by_fate.count(f) ? k.by_fate.at(f) : 0)});
+  for (const auto& [kind, n] : k.layers_by_kind)
+    t.rows.push_back({"layers: " + kind, std::to_string(n)});
+  return t;
+}
+
+TextTable provenance_op_table(const Capture& c) {
+  ProvenanceCounts k = provenance_counts(c);
+  TextTable t;
+  t.headers = {"op", "nodes"};
+  for (NodeFate f : kFates) t.headers.push_back(to_string(f));
+  t.right_align.assign(t.headers.size(), true);
+  t.right_align[0] = false;
+  for (const auto& [op, fates] : k.by_op) {
+    size_t total = 0;
+    for (const auto& [f, n] : fates) total += n;
+    std::vector<std::string> row = {op, std::to_string(total)};
+    for (NodeFate f : kFates) row.push_back(std::to_string(fates.count(f) ? fates.at(f) : 0));
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+ojson onnx_json(const OnnxModel& m) {
+  ojson j;
+  j["sources"] = m.sources;
+  j["nodes"] = ojson::array();
+  for (const auto& n : m.nodes) {
+    ojson e;
+    e["name"] = n.name;
+    e["op"] = n.op.empty() ? ojson(nullptr) : ojson(n.op);
+    e["index"] = n.index;
+    if (n.unnamed) e["unnamed"] = true;
+    if (n.inferred) e["inferred"] = true;
+    e["fate"] = to_string(n.fate);
+    e["layer"] = n.layer.empty() ? ojson(nullptr) : ojson(n.layer);
+    e["fused_with"] = n.fused_with;
+    e["precision"] = n.precision.empty() ? ojson(nullptr) : ojson(n.precision);
+    e["reason"] = n.reason.empty() ? ojson(nullptr) : ojson(n.reason);
+    j["nodes"].push_back(std::move(e));
+  }
+  j["initializers"] = ojson::array();
+  for (const auto& v : m.initializers) {
+    ojson e = {{"name", v.name}, {"dtype", v.dtype.empty() ? ojson(nullptr) : ojson(v.dtype)}};
+    e["dims"] = v.has_dims ? ojson(v.dims) : ojson(nullptr);
+    j["initializers"].push_back(std::move(e));
+  }
+  j["layers"] = ojson::array();
+  for (const auto& l : m.layers) {
+    ojson e = {{"layer", l.layer}, {"kind", l.kind}, {"nodes", l.nodes}};
+    if (!l.initializers.empty()) e["initializers"] = l.initializers;
+    if (!l.attached_to.empty()) e["attached_to"] = l.attached_to;
+    if (l.from_metadata) e["from_metadata"] = true;
+    if (!l.note.empty()) e["note"] = l.note;
+    j["layers"].push_back(std::move(e));
+  }
+  j["layer_counts"] = ojson::array();
+  for (const auto& c : m.layer_counts)
+    j["layer_counts"].push_back(
+        {{"stage", c.stage}, {"layers", c.layers}, {"line", c.source.line}});
+  j["events"] = ojson::array();
+  for (const auto& e : m.events)
+    j["events"].push_back({{"kind", e.kind},
+                           {"pass", e.pass},
+                           {"subject", e.subject},
+                           {"other", e.other},
+                           {"line", e.source.line}});
+  j["notes"] = m.notes;
+  return j;
+}
+
+void write_provenance(const Capture& c, const std::string& format, const re2::RE2* filter,
+                      std::ostream& os) {
+  const Build* b = c.final_build();
+  ProvenanceCounts k = provenance_counts(c);
+  if (format == "json") {
+    ojson j = onnx_json(c.onnx);
+    if (filter) {
+      ojson kept = ojson::array();
+      for (size_t i = 0; i < c.onnx.nodes.size(); ++i)
+        if (keep(c.onnx.nodes[i], filter)) kept.push_back(j["nodes"][i]);
+      j["nodes"] = kept;
+    }
+    j["summary"] = provenance_headline(k);
+    os << dump_json(j) << '\n';
+    return;
+  }
+  const bool table = format == "table";
+  auto heading = [&](const std::string& h) {
+    if (table)
+      os << h << '\n';
+    else if (format == "md")
+      os << "\n### " << escape_markdown(h) << "\n\n";
+  };
+  if (format != "csv") {
+    os << (format == "md" ? escape_markdown(provenance_headline(k))
+                          : escape_terminal(provenance_headline(k)))
+       << '\n';
+    if (k.inferred == k.nodes && k.nodes)
+      os << "(no .onnx and no parse section: nodes are read from layer names; pass --onnx for "
+            "ops, graph order and eliminated nodes)\n";
+    if (table) os << '\n';
+  }
+  heading("ONNX nodes");
+  write_table(provenance_nodes_table(c.onnx, filter), format, os);
+  if (format == "csv") return;  // one table per CSV document
+  if (b) {
+    if (table) os << '\n';
+    heading("Engine layers (build " + std::to_string(b->id) + ")");
+    write_table(provenance_layers_table(*b, c.onnx, filter), format, os);
+  }
+  if (filter) return;
+  if (table) os << '\n';
+  heading("Counts by fate");
+  write_table(provenance_fate_table(c), format, os);
+  if (table) os << '\n';
+  heading("Counts by op type");
+  write_table(provenance_op_table(c), format, os);
+  if (!c.onnx.notes.empty()) {
+    if (table) os << '\n';
+    heading("Could not decide");
+    for (const auto& n : c.onnx.notes)
+      os << "  " << (format == "md" ? escape_markdown(n) : escape_terminal(n)) << '\n';
+  }
+}
+
+}  // namespace trtlens
