@@ -310,5 +310,18 @@ TEST(CoreSeeds, Seed002QatDecimalTactics) {
   EXPECT_EQ(b.graph.outputs, (std::vector<std::string>{"hm", "wh", "reg"}));
 }
 
+TEST(CoreSeeds, Seed003And004WithoutListings) {
+  TRTLENS_REQUIRE_SHARED();
+  // 003 is a blog post quoting two TensorRT error lines (2002 "[TensorRT] ERROR: ...", 2006
+  // "[TRT] [E] ..."): TensorRT output without a layer listing is valid input, with no build.
+  RunResult r = run_trtlens("summary " + shell_quote(seed_file("003_")));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no layer listing found"), std::string::npos);
+  // 004 is a blog post about TREx with no TensorRT output in it (grep finds no [V]/[I]/[TRT]).
+  r = run_trtlens("summary " + shell_quote(seed_file("004_")));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "trtlens: " + seed_file("004_") + ": no TensorRT output recognised\n");
+}
+
 }  // namespace
 }  // namespace trtlens::test

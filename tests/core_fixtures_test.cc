@@ -258,5 +258,25 @@ TEST(CoreFixtures, UnsplittableLinesAreReportedAndTheBlockGoesOn) {
   }
 }
 
+TEST(CoreFixtures, Trt10VerboseBlockWithLayersDumpAndACutHeader) {
+  Capture c = load({core("trt10_verbose_block.log")});
+  // "Engine Layer Information:" then "Layers:" and one-line entries, then "Bindings:". The
+  // second header (line 11) has nothing under it: a warning, not an empty final build.
+  ASSERT_EQ(c.builds.size(), 1u);
+  const Build& b = c.builds[0];
+  EXPECT_TRUE(b.final);
+  EXPECT_EQ(b.kind, ListingKind::EngineLayerInfo);
+  ASSERT_EQ(b.layers.size(), 2u);
+  EXPECT_EQ(b.layers[0].inputs.at(0).dims, (Ints{-1, 3, 224, 224}));
+  EXPECT_EQ(b.layers[1].name, "{ForeignNode[/fc/MatMul.../softmax/Softmax]}");
+  EXPECT_EQ(b.layers[1].type, "Myelin");
+  EXPECT_EQ(b.layers[1].tactic_name, "myelin_graph_0");
+  EXPECT_FALSE(b.layers[1].tactic);
+  EXPECT_EQ(b.bindings.size(), 2u);
+  ASSERT_EQ(c.diagnostics.size(), 1u);
+  EXPECT_EQ(c.diagnostics[0].where.line, 11u);
+  EXPECT_EQ(c.inputs[0].unrecognized, 0u);
+}
+
 }  // namespace
 }  // namespace trtlens::test
