@@ -278,5 +278,19 @@ TEST(CoreFixtures, Trt10VerboseBlockWithLayersDumpAndACutHeader) {
   EXPECT_EQ(c.inputs[0].unrecognized, 0u);
 }
 
+TEST(CoreFixtures, LayerJsonOfAnotherInputEnrichesTheSameEngine) {
+  // The --dumpLayerInfo text and the --exportLayerInfo JSON of one engine, given together:
+  // one build (the text's), enriched by the JSON, not two.
+  Capture c = load({core("engine_dump.log"), core("engine_detailed.json")});
+  ASSERT_EQ(c.inputs.size(), 2u);
+  ASSERT_EQ(c.builds.size(), 1u);
+  EXPECT_EQ(c.builds[0].kind, ListingKind::LayerInfoDump);
+  EXPECT_EQ(c.builds[0].enriched_by, (std::vector<std::string>{core("engine_detailed.json") + ":1"}));
+  // Different engines stay apart.
+  Capture two = load({core("engine_dump.log"), core("bare_list.json")});
+  EXPECT_EQ(two.builds.size(), 2u);
+  EXPECT_TRUE(two.builds[1].final);
+}
+
 }  // namespace
 }  // namespace trtlens::test
