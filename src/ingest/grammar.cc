@@ -42,7 +42,11 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
     if (line.empty()) continue;
     if (line[0] == '#') {
       std::string body = trim(line.substr(1));
-      if (body.rfind("example:", 0) == 0) example = trim(body.substr(8));
+      if (body.rfind("example:", 0) == 0) {
+        // Only the one space after the colon goes: examples may start with blanks.
+        example = body.substr(8);
+        if (!example.empty() && example[0] == ' ') example.erase(0, 1);
+      }
       else if (body.rfind("versions:", 0) == 0) versions = trim(body.substr(9));
       continue;
     }

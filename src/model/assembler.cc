@@ -102,6 +102,12 @@ Build* Assembler::enrichment_target(const Build& listing) {
 void Assembler::end_listing() {
   if (!listing_open_) return;
   listing_open_ = false;
+  // A header with nothing under it (a cut log, a kNONE build) is not an engine: it must not
+  // become the final build and hide the real one before it.
+  if (pending_.layers.empty()) {
+    diagnostic(Severity::Warning, pending_.source, "layer listing without layers; ignored");
+    return;
+  }
   if (Build* target = enrichment_target(pending_)) {
     for (size_t i = 0; i < target->layers.size(); ++i)
       enrich_layer(target->layers[i], pending_.layers[i]);

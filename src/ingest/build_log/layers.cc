@@ -62,7 +62,7 @@ class LayersSection : public LogSection {
       case Mode::Dump:
         return dump_line(line);
       case Mode::Bindings:
-        if (line.prefixed) return false;
+        if (line.prefixed || ends_dump(m)) return false;
         if (is_blank(m)) return true;
         ctx_.out.add_binding(Binding{std::string(m), {}, {}});
         return true;
@@ -78,9 +78,14 @@ class LayersSection : public LogSection {
  private:
   enum class Mode { EngineLines, AwaitLayers, Dump, Bindings };
 
+  // trtexec's un-prefixed "&&&& PASSED ..." banner may follow the inspector text directly.
+  bool ends_dump(std::string_view m) const {
+    return RE2::PartialMatch(m, ctx_.grammar.re("run_banner"));
+  }
+
   bool dump_line(const LogLine& line) {
     const std::string_view m = line.message;
-    if (line.prefixed) return false;  // the inspector text is un-prefixed after its header
+    if (line.prefixed || ends_dump(m)) return false;  // the inspector text is un-prefixed
     if (is_blank(m)) return true;
     if (RE2::FullMatch(m, ctx_.grammar.re("bindings_header"))) {
       mode_ = Mode::Bindings;

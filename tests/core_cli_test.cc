@@ -1,0 +1,231 @@
+// The real binary on the core fixtures: the JSON/text pair, bad input, stdin, the grammar files
+// and their --grammar-dir override.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "ingest/grammar.h"
+#include "test_support.h"
+
+namespace trtlens::test {
+namespace {
+
+std::string core(const std::string& name) { return fixture("core/" + name); }
+
+nlohmann::json json_of(const std::string& args) {
+  RunResult r = run_trtlens("json " + args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(CoreCli, DetailedJsonAndDumpLayerInfoTextGiveTheSameLayers) {
+  // The same four-layer engine written by hand twice: as --exportLayerInfo JSON and as the
+  // --dumpLayerInfo one-line text (Reformat, a convolution with type-specific keys and a
+  // \x1E-separated Metadata, a Myelin gemm and kgen without TacticValue).
+  auto a = json_of(shell_quote(core("engine_detailed.json")));
+  auto b = json_of(shell_quote(core("engine_dump.log")));
+  ASSERT_EQ(a["builds"].size(), 1u);
+  ASSERT_EQ(b["builds"].size(), 1u);
+  const auto& la = a["builds"][0]["layers"];
+  const auto& lb = b["builds"][0]["layers"];
+  ASSERT_EQ(la.size(), 4u);
+  EXPECT_EQ(la, lb);
+  EXPECT_EQ(a["builds"][0]["bindings"], b["builds"][0]["bindings"]);
+  // And what they agree on is what the files say.
+  EXPECT_EQ(la[1]["attributes"]["Weights"], nlohmann::json({{"Type", "Half"}, {"Count", 9408}}));
+  EXPECT_EQ(la[2]["tactic"], nullptr);
+  EXPECT_EQ(la[3]["stream_id"], 1);
+  EXPECT_EQ(a["inputs"][0]["kind"], "layer-json");
+  EXPECT_EQ(b["inputs"][0]["kind"], "build-log");
+}
+
+TEST(CoreCli, JsonDocumentKeys) {
+  auto doc = json_of(shell_quote(core("bad_line.log")));
+  EXPECT_EQ(doc["schema"], "trtlens/1");
+  const auto& in = doc["inputs"][0];
+  EXPECT_EQ(in["path"], core("bad_line.log"));
+  EXPECT_EQ(in["kind"], "build-log");
+  EXPECT_EQ(in["lines"], 7);  // wc -l
+  EXPECT_EQ(in["unrecognized"], 3);
+  const auto& b = doc["builds"][0];
+  for (const char* k : {"id", "final", "source", "trt_version", "layers"}) EXPECT_TRUE(b.contains(k)) << k;
+  EXPECT_EQ(b["source"]["line"], 1);
+  const auto& l = b["layers"][0];
+  for (const char* k : {"name", "type", "tactic", "tactic_name", "inputs", "outputs"})
+    EXPECT_TRUE(l.contains(k)) << k;
+  EXPECT_EQ(l["inputs"][0], nlohmann::json({{"name", "input"}, {"dtype", "FP32"}, {"dims", {1, 3, 224, 224}}}));
+  ASSERT_EQ(doc["diagnostics"].size(), 3u);
+  EXPECT_EQ(doc["diagnostics"][0]["line"], 3);
+  EXPECT_EQ(doc["diagnostics"][0]["path"], core("bad_line.log"));
+}
+
+TEST(CoreCli, BuildSelection) {
+  auto all = json_of(shell_quote(core("prefixes.log")));
+  EXPECT_EQ(all["builds"].size(), 7u);
+  auto fin = json_of("--build final " + shell_quote(core("prefixes.log")));
+  ASSERT_EQ(fin["builds"].size(), 1u);
+  EXPECT_EQ(fin["builds"][0]["id"], 6);
+  auto two = json_of("--build 2 " + shell_quote(core("prefixes.log")));
+  EXPECT_EQ(two["builds"][0]["layers"][0]["name"], "python_old_conv");
+  RunResult r = run_trtlens("layers --build 9 " + shell_quote(core("prefixes.log")));
+  EXPECT_EQ(r.exit_code, 2);
+  // layers/summary default to the final build.
+  r = run_trtlens("layers --format csv " + shell_quote(core("prefixes.log")));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("app_logger_softmax"), std::string::npos);
+  EXPECT_EQ(r.out.find("trtexec_conv"), std::string::npos);
+}
+
+TEST(CoreCli, StdinGzip) {
+  RunResult r = run_trtlens("summary -", core("compressed_log"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(gzip)"), std::string::npos);
+  EXPECT_NE(r.out.find("layers: 6 (1 reformat)"), std::string::npos);
+}
+
+void expect_input_error(const std::string& path, const std::string& reason) {
+  RunResult r = run_trtlens("summary " + shell_quote(path));
+  EXPECT_EQ(r.exit_code, 2) << path;
+  EXPECT_EQ(r.err, "trtlens: " + path + ": " + reason + "\n");
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CoreCli, BadInputsExitTwoWithPathAndReason) {
+  expect_input_error(core("empty.log"), "empty file");
+  expect_input_error(core("binary.bin"),
+                     "binary file (not a TensorRT log, JSON export or ONNX model)");
+  expect_input_error(core("not_tensorrt.txt"), "no TensorRT output recognised");
+  expect_input_error(core("does-not-exist.log"), "no such file");
+  expect_input_error(fixture("core"), "is a directory");
+}
+
+TEST(CoreCli, UnsplittableLineIsADiagnosticNotAFailure) {
+  RunResult r = run_trtlens("summary " + shell_quote(core("bad_line.log")));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("3 unrecognized"), std::string::npos);
+  EXPECT_NE(r.out.find(core("bad_line.log") + ":4: engine layer line: tensor without"),
+            std::string::npos);
+}
+
+// Strips log prefixes from an example line the way the driver does (prefix_* patterns,
+// repeatedly, at the start).
+std::string strip_prefixes(const Grammar& g, std::string line) {
+  for (int round = 0; round < 8; ++round) {
+    bool any = false;
+    for (const auto& p : g.patterns()) {
+      if (p->name.rfind("prefix_", 0) != 0) continue;
+      re2::StringPiece s(line);
+      if (RE2::Consume(&s, *p->re) && s.size() < line.size()) {
+        line = std::string(s.data(), s.size());
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return line;
+}
+
+TEST(CoreGrammar, EveryPatternHasAnExampleItMatches) {
+  auto g = Grammar::load();
+  // Tensor suffixes are matched where "[" or " (" starts inside a line: fragment patterns.
+  const std::set<std::string> fragments{"tensor_suffix_8x", "tensor_suffix_10x"};
+  std::set<std::string> files;
+  for (const auto& p : g->patterns()) {
+    SCOPED_TRACE(p->file + ": " + p->name);
+    files.insert(p->file);
+    EXPECT_FALSE(p->example.empty());
+    EXPECT_FALSE(p->versions.empty());
+    EXPECT_EQ(p->regex.substr(0, 1), "^");  // anchored, so the driver can prefilter
+    if (p->name.rfind("prefix_", 0) == 0) {
+      re2::StringPiece s(p->example);
+      EXPECT_TRUE(RE2::Consume(&s, *p->re)) << p->example;
+      continue;
+    }
+    const std::string text = strip_prefixes(*g, p->example);
+    bool matched = RE2::PartialMatch(text, *p->re);
+    if (fragments.count(p->name))
+      for (size_t i = 0; i < text.size() && !matched; ++i)
+        matched = RE2::PartialMatch(re2::StringPiece(text).substr(i), *p->re);
+    EXPECT_TRUE(matched) << "example '" << p->example << "' (as '" << text << "')";
+  }
+  // The core's grammar files are all embedded.
+  for (const char* f : {"prefix.re2", "engine_layer.re2", "layer_info.re2", "run.re2"})
+    EXPECT_TRUE(files.count(f)) << f;
+}
+
+TEST(CoreGrammar, GrammarDirOverridesOneFile) {
+  char tmpl[] = "/tmp/trtlens-grammar-XXXXXX";
+  ASSERT_NE(mkdtemp(tmpl), nullptr);
+  const std::string dir = tmpl;
+  // A future release that renames the block header: taught through --grammar-dir only.
+  std::string text = read_file(source_dir() + "/grammar/engine_layer.re2");
+  const std::string from = "engine_layer_block = ^Engine Layer Information:\\s*$";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(),
+               "engine_layer_block = ^(?:Engine Layer Information|Engine Layers \\(final\\)):\\s*$");
+  std::ofstream(dir + "/engine_layer.re2") << text;
+  const std::string log = dir + "/future.log";
+  std::ofstream(log) << "[01/02/2031-10:00:00] [V] [TRT] Engine Layers (final):\n"
+                        "Layer(CaskConvolution): conv, Tactic: 0x1, a (Half[1,8]) -> b (Half[1,8])\n"
+                        "[01/02/2031-10:00:00] [I] [TRT] done\n";
+
+  auto plain = json_of(shell_quote(log));
+  EXPECT_EQ(plain["builds"].size(), 0u);
+  auto taught = json_of("--grammar-dir " + shell_quote(dir) + " " + shell_quote(log));
+  ASSERT_EQ(taught["builds"].size(), 1u);
+  EXPECT_EQ(taught["builds"][0]["layers"][0]["name"], "conv");
+  EXPECT_EQ(taught["builds"][0]["layers"][0]["tactic"], "0x0000000000000001");
+
+  // A broken override is a usage error naming the file and line.
+  std::ofstream(dir + "/engine_layer.re2") << "# example: x\n# versions: 99\nengine_layer_block = ^(\n";
+  RunResult r = run_trtlens("summary --grammar-dir " + shell_quote(dir) + " " + shell_quote(log));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("trtlens: grammar: engine_layer.re2:3:"), std::string::npos) << r.err;
+  RunResult missing = run_trtlens("summary --grammar-dir /nonexistent-grammar " + shell_quote(log));
+  EXPECT_EQ(missing.exit_code, 2);
+
+  std::remove((dir + "/engine_layer.re2").c_str());
+  std::remove(log.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(CoreCli, LargeLogGeneratorMakesReadableLogs) {
+  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  char tmpl[] = "/tmp/trtlens-biglog-XXXXXX";
+  int fd = mkstemp(tmpl);
+  ::close(fd);
+  const std::string log = tmpl;
+  ASSERT_EQ(std::system(("python3 " + shell_quote(source_dir() + "/tools/make_large_log.py") +
+                         " --size-mb 1 -o " + shell_quote(log))
+                            .c_str()),
+            0);
+  // Count what the generator wrote by reading the file here.
+  std::ifstream f(log);
+  std::string line;
+  size_t headers = 0, layer_lines = 0, timing = 0, lines = 0;
+  while (std::getline(f, line)) {
+    ++lines;
+    if (line.find("] Engine Layer Information:") != std::string::npos) ++headers;
+    if (line.rfind("Layer(", 0) == 0) ++layer_lines;
+    if (line.find("] Tactic Name: ") != std::string::npos) ++timing;
+  }
+  EXPECT_GT(timing * 2, lines);  // tactic timing lines dominate, as in real logs
+  auto doc = json_of(shell_quote(log));
+  EXPECT_EQ(doc["inputs"][0]["lines"], lines);
+  EXPECT_EQ(doc["inputs"][0]["unrecognized"], 0);
+  ASSERT_EQ(doc["builds"].size(), headers);
+  size_t total = 0;
+  for (const auto& b : doc["builds"]) total += b["layers"].size();
+  EXPECT_EQ(total, layer_lines);
+  std::remove(log.c_str());
+}
+
+}  // namespace
+}  // namespace trtlens::test

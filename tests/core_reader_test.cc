@@ -1,0 +1,139 @@
+// The streaming reader at its edges: line ends that straddle the 1 MiB read blocks, lone CRs,
+// over-long lines, ANSI sequences, gzip members, stdin-sized memory.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include <zlib.h>
+
+#include "io/input.h"
+#include "test_support.h"
+
+namespace trtlens::test {
+namespace {
+
+class TempFile {
+ public:
+  explicit TempFile(const std::string& bytes) {
+    char tmpl[] = "/tmp/trtlens-reader-XXXXXX";
+    int fd = mkstemp(tmpl);
+    path_ = tmpl;
+    ::close(fd);
+    std::ofstream(path_, std::ios::binary) << bytes;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::vector<std::string> read_lines(const std::string& path, size_t max_line = size_t{8} << 20,
+                                    uint64_t* truncated = nullptr) {
+  auto in = InputStream::open(path);
+  in->peek(8192);  // as the loader does before reading
+  LineReader r(*in, max_line);
+  std::vector<std::string> out;
+  Line l;
+  while (r.next(l)) out.emplace_back(l.text);
+  if (truncated) *truncated = r.truncated_lines();
+  return out;
+}
+
+constexpr size_t kMiB = size_t{1} << 20;
+
+TEST(CoreReader, CrlfStraddlingTheBlockBoundary) {
+  // "\r" is the last byte of the first 1 MiB block, "\n" the first of the next.
+  std::string first(kMiB - 1, 'a');
+  TempFile f(first + "\r\nsecond\r\n\r\nfourth");
+  auto lines = read_lines(f.path());
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_EQ(lines[0], first);
+  EXPECT_EQ(lines[1], "second");
+  EXPECT_EQ(lines[2], "");
+  EXPECT_EQ(lines[3], "fourth");
+}
+
+TEST(CoreReader, LoneCrAtTheBlockBoundary) {
+  std::string first(kMiB - 1, 'b');
+  TempFile f(first + "\rnext\rlast\r");
+  auto lines = read_lines(f.path());
+  EXPECT_EQ(lines, (std::vector<std::string>{first, "next", "last"}));
+}
+
+TEST(CoreReader, ManyBlocksOfMixedLineEnds) {
+  // 3 MiB of numbered lines with LF, CRLF and CR in turn: every line comes back once, in order.
+  std::string text;
+  const char* ends[] = {"\n", "\r\n", "\r"};
+  int n = 0;
+  while (text.size() < 3 * kMiB) {
+    text += "[V] [TRT] line " + std::to_string(n) + std::string(size_t(n % 151), 'x') + ends[n % 3];
+    ++n;
+  }
+  TempFile f(text);
+  auto lines = read_lines(f.path());
+  ASSERT_EQ(lines.size(), size_t(n));
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(lines[size_t(i)], "[V] [TRT] line " + std::to_string(i) + std::string(size_t(i % 151), 'x'));
+}
+
+TEST(CoreReader, OverLongLinesAreCutAndCounted) {
+  std::string huge(3 * kMiB + 17, 'z');
+  TempFile f("before\n" + huge + "\nafter\n");
+  uint64_t truncated = 0;
+  auto lines = read_lines(f.path(), kMiB, &truncated);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "before");
+  EXPECT_EQ(lines[1], std::string(kMiB, 'z'));
+  EXPECT_EQ(lines[2], "after");
+  EXPECT_EQ(truncated, 1u);
+}
+
+TEST(CoreReader, AnsiSequencesRemoved) {
+  std::string scratch;
+  EXPECT_EQ(strip_ansi("\x1b[0G\x1b[2K[V] \x1b[1;36mtext\x1b[0m", scratch), "[V] text");
+  EXPECT_EQ(strip_ansi("\x1b]0;title\x07rest", scratch), "rest");
+  EXPECT_EQ(strip_ansi("no escapes \xff\xfe", scratch), "no escapes \xff\xfe");
+  EXPECT_EQ(strip_ansi("cut at the end \x1b", scratch), "cut at the end ");
+}
+
+std::string gzip_bytes(const std::string& text) {
+  z_stream zs{};
+  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&zs, uLong(text.size())) + 64, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = uInt(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = uInt(out.size());
+  deflate(&zs, Z_FINISH);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
+TEST(CoreReader, ConcatenatedGzipMembers) {
+  TempFile f(gzip_bytes("one\ntwo\n") + gzip_bytes("three\r\nfour"));
+  auto in = InputStream::open(f.path());
+  EXPECT_TRUE(in->gzip());
+  auto lines = read_lines(f.path());
+  EXPECT_EQ(lines, (std::vector<std::string>{"one", "two", "three", "four"}));
+}
+
+TEST(CoreReader, CorruptAndTruncatedGzipAreInputErrors) {
+  std::string gz = gzip_bytes(std::string(100000, 'q') + "\n");
+  TempFile cut(gz.substr(0, gz.size() / 2));
+  EXPECT_THROW(read_lines(cut.path()), InputError);
+  std::string bad = gz;
+  for (size_t i = 20; i < 60 && i < bad.size(); ++i) bad[i] = char(bad[i] ^ 0x5a);
+  TempFile corrupt(bad);
+  EXPECT_THROW(read_lines(corrupt.path()), InputError);
+  RunResult r = run_trtlens("summary " + shell_quote(cut.path()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "trtlens: " + cut.path() + ": truncated gzip stream\n");
+}
+
+}  // namespace
+}  // namespace trtlens::test
