@@ -295,6 +295,18 @@ void Assembler::memory_usage_change(MemUsageChange change, SourceLoc where) {
   memory_records_.push_back(std::move(r));
 }
 
+void Assembler::memory_shape(const std::string& tensor, const std::string& dims,
+                             SourceLoc where) {
+  MemoryRecord r;
+  r.kind = MemoryRecord::Kind::Shape;
+  r.key = tensor;
+  r.text = dims;
+  r.path = std::move(where.path);
+  r.line = where.line;
+  r.run = run_;
+  memory_records_.push_back(std::move(r));
+}
+
 void Assembler::attach_memory() {
   if (memory_records_.empty()) return;
   auto& builds = capture_.builds;
@@ -313,6 +325,10 @@ void Assembler::attach_memory() {
     Build& b = builds[size_t(t)];
     if (r.kind == MemoryRecord::Kind::Change) {
       b.memory.timeline.push_back(r.change);
+      continue;
+    }
+    if (r.kind == MemoryRecord::Kind::Shape) {
+      b.memory.profile_shapes.emplace_back(r.key, r.text);
       continue;
     }
     bool in_block = r.kind == MemoryRecord::Kind::Layer || is_block_figure(r.key);

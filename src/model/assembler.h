@@ -47,6 +47,7 @@ class Assembler {
   // `field` names a BuildMemory member ("total_activation", "peak_gpu_mib", ...).
   void memory_figure(const std::string& field, double value, SourceLoc where);
   void memory_usage_change(MemUsageChange change, SourceLoc where);
+  void memory_shape(const std::string& tensor, const std::string& dims, SourceLoc where);
   void attach_memory();
   std::vector<MemoryRecord> memory_records_;
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace trtlens {
@@ -48,6 +49,8 @@ struct BuildMemory {
   // TensorRT's per-layer/total block this build kept (several builds or backend strategies
   // print several blocks), where it started, and how many blocks were seen for this build.
   uint64_t block_line = 0;
+  // "Input build shape: name=min+opt+max": the opt shape of profile 0, as "1x3x224x224".
+  std::vector<std::pair<std::string, std::string>> profile_shapes;
   int blocks_seen = 0;
   std::vector<MemUsageChange> timeline;
   // Filled by analysis/memory: sums over the layers (nullopt when some layer is unknown).
@@ -65,8 +68,9 @@ struct BuildMemory {
 // What the log printed about memory before the assembler knows which build it belongs to
 // (TensorRT prints the figures before the layer listing). Assembler::attach_memory decides.
 struct MemoryRecord {
-  enum class Kind { Layer, Figure, Change } kind = Kind::Figure;
-  std::string key;    // Figure: BuildMemory field name; Layer: layer name
+  enum class Kind { Layer, Figure, Change, Shape } kind = Kind::Figure;
+  std::string key;    // Figure: BuildMemory field name; Layer: layer/tensor name
+  std::string text;   // Shape: "1x3x224x224"
   double value = 0;   // Figure
   uint64_t host = 0, device = 0, scratch = 0;  // Layer
   MemUsageChange change;

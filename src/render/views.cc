@@ -2,6 +2,7 @@
 
 #include "analysis/summary.h"
 #include "render/escape.h"
+#include "render/memory.h"  // memory (issue 3)
 
 namespace trtlens {
 
@@ -100,6 +101,7 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     io("inputs", s.inputs, b->graph.inputs);
     io("outputs", s.outputs, b->graph.outputs);
     // memory (issue 3)
+    write_memory_summary(*b, os);
 
     // time (issue 4)
 

@@ -52,7 +52,7 @@ class MemorySection : public LogSection {
     std::vector<std::string> t;
     for (const auto& f : kFigures) t.push_back(f.pattern);
     for (const char* p : {"mem_layer", "mem_block_assignment", "mem_peak_usage",
-                          "mem_usage_change", "mem_per_runner"})
+                          "mem_usage_change", "mem_per_runner", "mem_input_build_shape"})
       t.push_back(p);
     return t;
   }
@@ -120,6 +120,13 @@ class MemorySection : public LogSection {
         out.memory_figure(which_mem == "device" ? "per_runner_device_persistent"
                                                 : "per_runner_host_persistent",
                           double(*n), at);
+        break;
+      }
+      case 5: {
+        std::string profile, name, mn, opt, mx;
+        RE2::FullMatch(m, g.re("mem_input_build_shape"), &profile, &name, &mn, &opt, &mx);
+        if (!profile.empty() && profile != "0") break;  // the first profile sizes the tensors
+        out.memory_shape(name, opt, at);
         break;
       }
       default:
