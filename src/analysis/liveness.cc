@@ -61,6 +61,7 @@ void estimate_liveness(Build& b, const TensorSize& size_of) {
     delta[size_t(l.first)] += int64_t(*l.bytes);
     delta[size_t(l.last) + 1] -= int64_t(*l.bytes);
   }
+  if (size_t(m.liveness_unknown_tensors) == lives.size()) return;  // nothing to estimate from
   int64_t live = 0, best = -1;
   int best_at = -1;
   for (int i = 0; i < n; ++i) {

@@ -1,6 +1,9 @@
 #include "cli/common.h"
 #include "render/json.h"
 #include "render/memory.h"
+#include "render/views.h"
+
+#include <iostream>
 
 namespace trtlens {
 
@@ -49,6 +52,7 @@ void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
       if (opts->format == "table") write_memory_figures(b, os);
     }
     if (builds.empty()) os << "no build found\n";
+    if (!opts->quiet) write_diagnostics(c, std::cerr);
     return 0;
   });
 }

@@ -412,13 +412,13 @@ void Assembler::onnx_parse_node(const std::string& name, const std::string& op, 
 void Assembler::onnx_parse_node_io(const std::string& node, bool outputs,
                                    std::vector<OnnxValue> values) {
   OnnxModel& m = capture_.onnx;
-  int i = onnx_parse_current_;
-  if (i < 0 || m.nodes[size_t(i)].name != node) i = find_node_index(m, node);
-  if (i < 0) return;
   // Initializers are named by "Importing initializer" lines; their shapes come from here.
   if (!outputs)
     for (const auto& v : values)
       if (OnnxValue* init = find_value(m.initializers, v.name); init && !init->has_dims) *init = v;
+  int i = onnx_parse_current_;
+  if (i < 0 || m.nodes[size_t(i)].name != node) i = find_node_index(m, node);
+  if (i < 0) return;  // an excerpt without the node's "Parsing node" line
   (outputs ? m.nodes[size_t(i)].outputs : m.nodes[size_t(i)].inputs) = std::move(values);
 }
 
