@@ -106,7 +106,7 @@ void write_memory_figures(const Build& b, std::ostream& os) {
   bytes("outputs", m.sum_output_bytes);
   if (m.layers_with_unknown_size)
     line("layers of unknown size", std::to_string(m.layers_with_unknown_size) +
-                                       " (sums above leave them out)");
+                                       " (the sums above hold only the known parts)");
   bytes("weights by stored type", m.sum_weights_stored_bytes);
   bytes("bias by stored type", m.sum_bias_stored_bytes);
 
@@ -180,7 +180,8 @@ void write_memory_figures(const Build& b, std::ostream& os) {
 void write_memory_summary(const Build& b, std::ostream& os) {
   const BuildMemory& m = b.memory;
   if (m.sum_input_bytes || m.sum_weights_stored_bytes) {
-    os << "  memory: weights " << human_bytes(m.sum_weight_bytes) << " at input size";
+    const char* floor = m.layers_with_unknown_size ? ">= " : "";
+    os << "  memory: weights " << floor << human_bytes(m.sum_weight_bytes) << " at input size";
     if (m.sum_weights_stored_bytes)
       os << ", " << human_bytes(m.sum_weights_stored_bytes) << " stored";
     if (m.peak_live_bytes) os << "; activation estimate " << human_bytes(m.peak_live_bytes);
@@ -189,13 +190,17 @@ void write_memory_summary(const Build& b, std::ostream& os) {
   }
   if (m.total_activation || m.total_device_persistent || m.peak_gpu_mib || m.engine_size_mib) {
     os << "  TensorRT memory:";
-    if (m.total_activation) os << " activation " << human_bytes(m.total_activation);
-    if (m.total_device_persistent)
-      os << " device persistent " << human_bytes(m.total_device_persistent);
-    if (m.total_host_persistent) os << " host persistent " << human_bytes(m.total_host_persistent);
-    if (m.total_scratch) os << " scratch " << human_bytes(m.total_scratch);
-    if (m.peak_gpu_mib) os << " peak GPU " << mib(*m.peak_gpu_mib);
-    if (m.engine_size_mib) os << " engine " << mib(*m.engine_size_mib);
+    const char* sep = " ";
+    auto item = [&](const char* label, const std::string& v) {
+      os << sep << label << ' ' << v;
+      sep = ", ";
+    };
+    if (m.total_activation) item("activation", human_bytes(m.total_activation));
+    if (m.total_device_persistent) item("device persistent", human_bytes(m.total_device_persistent));
+    if (m.total_host_persistent) item("host persistent", human_bytes(m.total_host_persistent));
+    if (m.total_scratch) item("scratch", human_bytes(m.total_scratch));
+    if (m.peak_gpu_mib) item("peak GPU", mib(*m.peak_gpu_mib));
+    if (m.engine_size_mib) item("engine", mib(*m.engine_size_mib));
     os << '\n';
   }
 }
