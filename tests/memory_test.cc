@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyze.h"
@@ -144,7 +144,8 @@ TEST(LayerNames, FusedNodeNames) {
 
 TEST(Memory, TrexMobilenetQatWeightsAndQuantizeLayer) {
   TRTLENS_REQUIRE_SHARED();
-  Capture c = load({shared_dir() + "/corpus/trex/tests/inputs/mobilenet.qat.onnx.engine.graph.json"});
+  Capture c =
+      load({shared_dir() + "/corpus/trex/tests/inputs/mobilenet.qat.onnx.engine.graph.json"});
   const Build* b = c.final_build();
   ASSERT_NE(b, nullptr);
   // TREx: weights 3.3 MB; python3 sum of Weights.Count x size(Type) over the file: 3,469,760.
@@ -154,7 +155,8 @@ TEST(Memory, TrexMobilenetQatWeightsAndQuantizeLayer) {
   EXPECT_EQ(q->memory.input_bytes, 602112u);   // 1*3*224*224 FP32
   EXPECT_EQ(q->memory.output_bytes, 150528u);  // 1*3*224*224 INT8
   // First convolution: Weights Count 864 Int8, Bias 32 Float.
-  const Layer* conv = find_layer(*b, "features.0.0.weight + QuantizeLinear_8 + Conv_12 + PWN(Clip_16)");
+  const Layer* conv =
+      find_layer(*b, "features.0.0.weight + QuantizeLinear_8 + Conv_12 + PWN(Clip_16)");
   ASSERT_NE(conv, nullptr);
   EXPECT_EQ(conv->memory.weights_stored_bytes, 864u);
   EXPECT_EQ(conv->memory.bias_stored_bytes, 128u);
@@ -277,7 +279,8 @@ TEST(MemoryCli, FormatsSortTopAndJson) {
   auto csv = run_trtlens("memory " + in + " --sort total --top 2 --format csv");
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   // Largest known totals: the input reformat (4718592 + 0 + 1179648 = 5898240), then Conv_0.
-  EXPECT_NE(csv.out.find("0,Reformatting CopyNode for Input Tensor 0 to Conv_0 + PWN(Clip_3),4718592,0,1179648,5898240"),
+  EXPECT_NE(csv.out.find("0,Reformatting CopyNode for Input Tensor 0 to Conv_0 + "
+                         "PWN(Clip_3),4718592,0,1179648,5898240"),
             std::string::npos)
       << csv.out;
   EXPECT_NE(csv.out.find("1,Conv_0 + PWN(Clip_3),1179648,864,3145728,4326240"), std::string::npos);
@@ -310,6 +313,36 @@ TEST(MemoryCli, SummaryShowsTensorRTFigures) {
   auto r = run_trtlens("summary " + test::shell_quote(fixture("memory/several_builds.log")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("TensorRT memory: activation 6.00 KiB"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace trtlens
+
+namespace trtlens {
+namespace {
+
+TEST(Memory, LogWithoutListingsKeepsOneBuildPerRun) {
+  // several_builds.log without its two listings: each trtexec run's figures stay apart.
+  std::string text = test::read_file(fixture("memory/several_builds.log"));
+  std::string kept;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    std::string line = text.substr(pos, end - pos);
+    if (line.rfind("Layer(", 0) != 0 && line.find("Engine Layer Information") == std::string::npos)
+      kept += line + "\n";
+    pos = end == std::string::npos ? text.size() : end + 1;
+  }
+  std::string path = testing::TempDir() + "memory_no_listing.log";
+  { std::ofstream(path) << kept; }
+  Capture c = load({path});
+  ASSERT_EQ(c.builds.size(), 2u);
+  EXPECT_EQ(c.builds[0].memory.total_activation, 4096u);
+  EXPECT_EQ(c.builds[0].memory.loaded_engine_mib, 1.0);
+  // Run 2 has two blocks and no layer names to choose by: the last one printed.
+  EXPECT_EQ(c.builds[1].memory.total_activation, 8192u);
+  EXPECT_EQ(c.builds[1].memory.blocks_seen, 2);
+  EXPECT_TRUE(c.builds[1].final);
 }
 
 }  // namespace

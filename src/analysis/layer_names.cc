@@ -19,8 +19,10 @@ std::vector<std::string_view> split_top(std::string_view s,
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == '(' || c == '[' || c == '{')
+      ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+      --depth;
     if (depth != 0) continue;
     for (std::string_view sep : seps) {
       if (s.compare(i, sep.size(), sep) == 0) {

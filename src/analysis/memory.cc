@@ -58,7 +58,8 @@ std::optional<WeightsEntry> weights_entry(const nlohmann::ordered_json& attrs, c
   if (c < 0) return std::nullopt;
   WeightsEntry e;
   e.count = uint64_t(c);
-  if (type != it->end() && type->is_string()) e.dtype = canonical_dtype(type->get<std::string>()).dtype;
+  if (type != it->end() && type->is_string())
+    e.dtype = canonical_dtype(type->get<std::string>()).dtype;
   return e;
 }
 
@@ -72,10 +73,10 @@ std::optional<int64_t> int_attr(const nlohmann::ordered_json& attrs, const char*
 // their weights are zero, not unknown.
 bool weightless_type(const Layer& l) {
   static const std::set<std::string> kinds = {
-      "Reformat",   "PointWise",   "PointWiseV2",  "ElementWise", "Shuffle",     "NoOp",
-      "Pooling",    "Activation",  "Softmax",      "Concatenation", "Slice",     "Reduce",
-      "Padding",    "Identity",    "Resize",       "Gather",      "Shape",       "TopK",
-      "Unary",      "CudnnPooling", "CaskPooling", "Cast",        "Select"};
+      "Reformat", "PointWise",    "PointWiseV2", "ElementWise",   "Shuffle", "NoOp",
+      "Pooling",  "Activation",   "Softmax",     "Concatenation", "Slice",   "Reduce",
+      "Padding",  "Identity",     "Resize",      "Gather",        "Shape",   "TopK",
+      "Unary",    "CudnnPooling", "CaskPooling", "Cast",          "Select"};
   if (kinds.count(l.type)) return true;
   // Names such as "PWN(Add_133)" or "Reformatting CopyNode for ..." say so even without a type.
   return l.name.rfind("PWN(", 0) == 0 && l.name.find(" + ") == std::string::npos &&
@@ -100,10 +101,29 @@ std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onn
     if (node->inputs.empty() && node->outputs.empty()) {
       // The parse trace was cut before the node's tensors: only ops that never carry weights
       // are known.
-      static const std::set<std::string> weightless = {
-          "Clip", "Relu", "LeakyRelu", "Sigmoid", "Tanh", "HardSigmoid", "HardSwish", "Softmax",
-          "MaxPool", "AveragePool", "GlobalAveragePool", "Reshape", "Transpose", "Flatten",
-          "Identity", "Concat", "Split", "Slice", "Squeeze", "Unsqueeze", "Cast", "Elu", "Selu"};
+      static const std::set<std::string> weightless = {"Clip",
+                                                       "Relu",
+                                                       "LeakyRelu",
+                                                       "Sigmoid",
+                                                       "Tanh",
+                                                       "HardSigmoid",
+                                                       "HardSwish",
+                                                       "Softmax",
+                                                       "MaxPool",
+                                                       "AveragePool",
+                                                       "GlobalAveragePool",
+                                                       "Reshape",
+                                                       "Transpose",
+                                                       "Flatten",
+                                                       "Identity",
+                                                       "Concat",
+                                                       "Split",
+                                                       "Slice",
+                                                       "Squeeze",
+                                                       "Unsqueeze",
+                                                       "Cast",
+                                                       "Elu",
+                                                       "Selu"};
       if (!weightless.count(node->op)) return std::nullopt;
       w.nodes.push_back(name);
       continue;
@@ -114,8 +134,9 @@ std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onn
       const OnnxValue& v = node->inputs[i];
       // The seed's convention counts K·C·R·S/G: a convolution's or Gemm's bias is left out.
       if (weighted_op && i == 2) continue;
-      bool is_weight = weighted_op ? (i == 1 && (node->op != "MatMul" || onnx.is_initializer(v.name)))
-                                   : onnx.is_initializer(v.name);
+      bool is_weight = weighted_op
+                           ? (i == 1 && (node->op != "MatMul" || onnx.is_initializer(v.name)))
+                           : onnx.is_initializer(v.name);
       if (!is_weight) continue;
       if (!v.has_dims) return std::nullopt;
       auto vol = volume(v.dims);
@@ -189,10 +210,11 @@ std::optional<std::vector<int64_t>> ShapeResolver::dims(const Tensor& t) const {
 void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
   std::map<std::string, std::vector<int64_t>> given;
   for (const auto& spec : shape_options) {
-    if (auto s = parse_shape_option(spec)) given[s->first] = s->second;
+    if (auto s = parse_shape_option(spec))
+      given[s->first] = s->second;
     else
-      c.diagnostics.push_back({Severity::Error, {"--shape", 0},
-                               "--shape '" + spec + "': expected name=1x3x224x224"});
+      c.diagnostics.push_back(
+          {Severity::Error, {"--shape", 0}, "--shape '" + spec + "': expected name=1x3x224x224"});
   }
   std::set<std::string> unknown_dtypes;
   for (Build& b : c.builds) {

@@ -1,9 +1,10 @@
-#include "cli/common.h"
-#include "render/json.h"
 #include "render/memory.h"
-#include "render/views.h"
 
 #include <iostream>
+
+#include "cli/common.h"
+#include "render/json.h"
+#include "render/views.h"
 
 namespace trtlens {
 
@@ -36,8 +37,9 @@ void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
         TextTable order = memory_table(*b, *sort, *top, false);
         for (const auto& row : order.rows) {
           const Layer& l = b->layers[std::stoul(row[0])];
-          jb["layers"].push_back(
-              {{"index", std::stoul(row[0])}, {"name", l.name}, {"memory", layer_memory_json(l.memory)}});
+          jb["layers"].push_back({{"index", std::stoul(row[0])},
+                                  {"name", l.name},
+                                  {"memory", layer_memory_json(l.memory)}});
         }
         doc["builds"].push_back(std::move(jb));
       }

@@ -311,12 +311,17 @@ void Assembler::attach_memory() {
   if (memory_records_.empty()) return;
   auto& builds = capture_.builds;
   // Figures from a file without a listing (a plain log beside layer JSON) describe the final
-  // engine; with no listing anywhere they get a build of their own.
+  // engine; with no listing anywhere each trtexec run gets a build of its own.
   if (builds.empty()) {
-    Build b;
-    b.source = {memory_records_.front().path, memory_records_.front().line};
-    b.trt_version = version_;
-    builds.push_back(std::move(b));
+    for (const MemoryRecord& r : memory_records_) {
+      if (!builds.empty() && builds.back().source.path == r.path && builds.back().run == r.run)
+        continue;
+      Build b;
+      b.id = int(builds.size());
+      b.source = {r.path, r.line};
+      b.run = r.run;
+      builds.push_back(std::move(b));
+    }
   }
   std::vector<std::vector<Block>> blocks(builds.size());
   for (const MemoryRecord& r : memory_records_) {

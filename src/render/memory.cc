@@ -51,14 +51,13 @@ std::string human_bytes(std::optional<uint64_t> bytes) {
     ++u;
   }
   char buf[64];
-  std::snprintf(buf, sizeof buf, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v,
-                units[u]);
+  std::snprintf(buf, sizeof buf, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, units[u]);
   return buf;
 }
 
 const std::vector<std::string>& memory_sort_keys() {
-  static const std::vector<std::string> keys = {"order",  "total", "input",  "weights",
-                                                "output", "host",  "device", "scratch", "name"};
+  static const std::vector<std::string> keys = {"order", "total",  "input",   "weights", "output",
+                                                "host",  "device", "scratch", "name"};
   return keys;
 }
 
@@ -112,10 +111,10 @@ void write_memory_figures(const Build& b, std::ostream& os) {
 
   os << "TensorRT reported:";
   bool any = m.total_host_persistent || m.total_device_persistent || m.total_scratch ||
-             m.total_activation || m.total_weights || m.block_assignment_bytes ||
-             m.peak_cpu_mib || m.peak_gpu_mib || m.engine_size_mib || m.loaded_engine_mib ||
-             m.context_memory_mib || m.generation_seconds || m.per_runner_device_persistent ||
-             m.allocated_activation || !m.timeline.empty();
+             m.total_activation || m.total_weights || m.block_assignment_bytes || m.peak_cpu_mib ||
+             m.peak_gpu_mib || m.engine_size_mib || m.loaded_engine_mib || m.context_memory_mib ||
+             m.generation_seconds || m.per_runner_device_persistent || m.allocated_activation ||
+             !m.timeline.empty();
   os << (any ? "\n" : " nothing (a verbose build log has these figures)\n");
   bytes("host persistent", m.total_host_persistent);
   bytes("device persistent", m.total_device_persistent);
@@ -140,7 +139,8 @@ void write_memory_figures(const Build& b, std::ostream& os) {
     line("engine generation", buf);
   }
   if (m.blocks_seen > 1)
-    line("memory blocks", std::to_string(m.blocks_seen) + " printed for this build; kept the one at line " +
+    line("memory blocks", std::to_string(m.blocks_seen) +
+                              " printed for this build; kept the one at line " +
                               std::to_string(m.block_line));
   if (!m.timeline.empty()) {
     os << "  [MemUsageChange] timeline:\n";
@@ -160,15 +160,15 @@ void write_memory_figures(const Build& b, std::ostream& os) {
   os << '\n';
   bytes("peak live", m.peak_live_bytes);
   if (m.peak_layer >= 0 && size_t(m.peak_layer) < b.layers.size())
-    line("at layer", std::to_string(m.peak_layer) + " " +
-                         escape_terminal(b.layers[size_t(m.peak_layer)].name));
+    line("at layer",
+         std::to_string(m.peak_layer) + " " + escape_terminal(b.layers[size_t(m.peak_layer)].name));
   std::string tensors;
   for (size_t i = 0; i < m.peak_tensors.size(); ++i)
     tensors += (i ? ", " : "") + escape_terminal(m.peak_tensors[i]);
   if (!tensors.empty()) line("live there", tensors);
   if (m.liveness_unknown_tensors)
-    line("tensors of unknown size", std::to_string(m.liveness_unknown_tensors) +
-                                        " (left out: the peak is a lower bound)");
+    line("tensors of unknown size",
+         std::to_string(m.liveness_unknown_tensors) + " (left out: the peak is a lower bound)");
   std::optional<uint64_t> trt = m.total_activation ? m.total_activation : m.block_assignment_bytes;
   if (trt && *trt > 0) {
     char buf[64];
@@ -196,7 +196,8 @@ void write_memory_summary(const Build& b, std::ostream& os) {
       sep = ", ";
     };
     if (m.total_activation) item("activation", human_bytes(m.total_activation));
-    if (m.total_device_persistent) item("device persistent", human_bytes(m.total_device_persistent));
+    if (m.total_device_persistent)
+      item("device persistent", human_bytes(m.total_device_persistent));
     if (m.total_host_persistent) item("host persistent", human_bytes(m.total_host_persistent));
     if (m.total_scratch) item("scratch", human_bytes(m.total_scratch));
     if (m.peak_gpu_mib) item("peak GPU", mib(*m.peak_gpu_mib));

@@ -2,11 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "model/capture.h"
 #include "render/text_table.h"

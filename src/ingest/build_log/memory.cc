@@ -51,8 +51,8 @@ class MemorySection : public LogSection {
   std::vector<std::string> triggers() const override {
     std::vector<std::string> t;
     for (const auto& f : kFigures) t.push_back(f.pattern);
-    for (const char* p : {"mem_layer", "mem_block_assignment", "mem_peak_usage",
-                          "mem_usage_change", "mem_per_runner", "mem_input_build_shape"})
+    for (const char* p : {"mem_layer", "mem_block_assignment", "mem_peak_usage", "mem_usage_change",
+                          "mem_per_runner", "mem_input_build_shape"})
       t.push_back(p);
     return t;
   }
@@ -117,9 +117,9 @@ class MemorySection : public LogSection {
         RE2::PartialMatch(m, g.re("mem_per_runner"), &which_mem, &bytes);
         auto n = to_u64(bytes);
         if (!n) return bad(line, "number out of range");
-        out.memory_figure(which_mem == "device" ? "per_runner_device_persistent"
-                                                : "per_runner_host_persistent",
-                          double(*n), at);
+        out.memory_figure(
+            which_mem == "device" ? "per_runner_device_persistent" : "per_runner_host_persistent",
+            double(*n), at);
         break;
       }
       case 5: {

@@ -38,7 +38,8 @@ size_t element_tail(std::string_view s, size_t arrow, std::string_view* dims,
                     std::string_view* type) {
   size_t i = arrow + 5;  // past " -> ("
   size_t d0 = i;
-  while (i < s.size() && (s[i] == '-' || s[i] == ',' || s[i] == ' ' || (s[i] >= '0' && s[i] <= '9')))
+  while (i < s.size() &&
+         (s[i] == '-' || s[i] == ',' || s[i] == ' ' || (s[i] >= '0' && s[i] <= '9')))
     ++i;
   if (i + 1 >= s.size() || s[i] != ')' || s[i + 1] != '[') return std::string_view::npos;
   *dims = s.substr(d0, i - d0);
@@ -97,9 +98,9 @@ class OnnxParseSection : public LogSection {
   using LogSection::LogSection;
 
   std::vector<std::string> triggers() const override {
-    return {"onnx_parsing_node",        "onnx_searching_input",   "onnx_registering_layer",
-            "onnx_registering_tensor",  "onnx_importing_initializer", "onnx_using_kernel",
-            "onnx_network_input",       "onnx_marking_output",    "onnx_node_io"};
+    return {"onnx_parsing_node",       "onnx_searching_input",       "onnx_registering_layer",
+            "onnx_registering_tensor", "onnx_importing_initializer", "onnx_using_kernel",
+            "onnx_network_input",      "onnx_marking_output",        "onnx_node_io"};
   }
 
   bool start(size_t which, const LogLine& line) override {
