@@ -1,4 +1,5 @@
 #include "analysis/analyze.h"
+#include "analysis/memory.h"  // memory (issue 3)
 
 #include "analysis/provenance.h"
 
@@ -12,6 +13,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   // 2. time: profile rows joined to layers (issue 4)
 
   // 3. memory: tensor bytes, TensorRT's figures, liveness (issue 3)
+  analyze_memory(capture, options.shapes);
 
   // 4. findings, last: they read everything above (issue 8)
 

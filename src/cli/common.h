@@ -61,6 +61,7 @@ void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
 void register_layers(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 // memory (issue 3)
+void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // profile (issue 4)
 

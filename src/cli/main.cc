@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   register_layers(app, commands);
   register_json(app, commands);
   // memory (issue 3)
+  register_memory(app, commands);
 
   // profile (issue 4)
 

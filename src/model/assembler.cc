@@ -1,5 +1,7 @@
 #include "model/assembler.h"
 
+#include <map>
+#include <set>
 #include <utility>
 
 namespace trtlens {
@@ -149,6 +151,228 @@ Build* Assembler::current_build() {
 
 // --- memory records (issue 3) ---
 
+namespace {
+
+bool is_runtime_figure(const std::string& k) {
+  return k == "loaded_engine_mib" || k == "context_memory_mib" ||
+         k == "per_runner_device_persistent" || k == "per_runner_host_persistent" ||
+         k == "allocated_activation";
+}
+
+bool is_block_figure(const std::string& k) {
+  return k == "skipped_zero_layers" || k == "total_host_persistent" ||
+         k == "total_device_persistent" || k == "total_scratch" || k == "total_activation" ||
+         k == "total_weights" || k == "block_assignment_bytes";
+}
+
+std::optional<uint64_t>* u64_field(BuildMemory& m, const std::string& k) {
+  if (k == "skipped_zero_layers") return &m.skipped_zero_layers;
+  if (k == "total_host_persistent") return &m.total_host_persistent;
+  if (k == "total_device_persistent") return &m.total_device_persistent;
+  if (k == "total_scratch") return &m.total_scratch;
+  if (k == "total_activation") return &m.total_activation;
+  if (k == "total_weights") return &m.total_weights;
+  if (k == "block_assignment_bytes") return &m.block_assignment_bytes;
+  if (k == "per_runner_device_persistent") return &m.per_runner_device_persistent;
+  if (k == "per_runner_host_persistent") return &m.per_runner_host_persistent;
+  if (k == "allocated_activation") return &m.allocated_activation;
+  return nullptr;
+}
+
+std::optional<double>* double_field(BuildMemory& m, const std::string& k) {
+  if (k == "engine_size_mib") return &m.engine_size_mib;
+  if (k == "loaded_engine_mib") return &m.loaded_engine_mib;
+  if (k == "context_memory_mib") return &m.context_memory_mib;
+  if (k == "generation_seconds") return &m.generation_seconds;
+  if (k == "peak_cpu_mib") return &m.peak_cpu_mib;
+  if (k == "peak_gpu_mib") return &m.peak_gpu_mib;
+  return nullptr;
+}
+
+void set_figure(BuildMemory& m, const std::string& k, double v) {
+  if (auto* f = u64_field(m, k)) *f = uint64_t(v + 0.5);
+  else if (auto* d = double_field(m, k)) *d = v;
+}
+
+// One per-layer/total block as printed (a build with backend strategies prints several).
+struct Block {
+  std::vector<const MemoryRecord*> records;
+  std::vector<std::string> seen_figures;
+  bool has_figure(const std::string& k) const {
+    for (const auto& s : seen_figures)
+      if (s == k) return true;
+    return false;
+  }
+};
+
+// The build a record belongs to: the listing printed after it in the same file and run (the
+// block precedes its listing), or, for runtime lines, the listing before it. -1: none.
+int record_target(const std::vector<Build>& builds, const MemoryRecord& r) {
+  int before = -1, after = -1;
+  for (size_t i = 0; i < builds.size(); ++i) {
+    const Build& b = builds[i];
+    if (b.source.path != r.path || b.run != r.run) continue;
+    if (b.source.line <= r.line) before = int(i);
+    else if (after < 0) after = int(i);
+  }
+  bool runtime = r.kind == MemoryRecord::Kind::Figure && is_runtime_figure(r.key);
+  if (runtime) return before >= 0 ? before : after;
+  return after >= 0 ? after : before;
+}
+
+void apply_block(Build& b, const Block& block, Assembler& a) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < b.layers.size(); ++i) index.emplace(b.layers[i].name, i);
+  bool skipped_zero = false;
+  uint64_t unmatched = 0;
+  const MemoryRecord* first_unmatched = nullptr;
+  std::vector<bool> listed(b.layers.size(), false);
+  for (const MemoryRecord* r : block.records) {
+    if (r->kind == MemoryRecord::Kind::Figure) {
+      set_figure(b.memory, r->key, r->value);
+      if (r->key == "skipped_zero_layers") skipped_zero = true;
+      continue;
+    }
+    auto it = index.find(r->key);
+    if (it == index.end()) {
+      if (!first_unmatched) first_unmatched = r;
+      ++unmatched;
+      continue;
+    }
+    LayerMemory& m = b.layers[it->second].memory;
+    m.host_persistent = r->host;
+    m.device_persistent = r->device;
+    m.scratch = r->scratch;
+    listed[it->second] = true;
+  }
+  // "Skipped printing memory information for K layers with 0 memory size": the rest are zero.
+  if (skipped_zero)
+    for (size_t i = 0; i < b.layers.size(); ++i)
+      if (!listed[i]) {
+        LayerMemory& m = b.layers[i].memory;
+        m.host_persistent = m.device_persistent = m.scratch = 0;
+      }
+  if (unmatched && !b.layers.empty())
+    a.diagnostic(Severity::Warning, {first_unmatched->path, first_unmatched->line},
+                 std::to_string(unmatched) + " memory line(s) name no layer of build " +
+                     std::to_string(b.id));
+}
+
+bool block_matches(const Block& block, const std::set<std::string>& names) {
+  for (const MemoryRecord* r : block.records)
+    if (r->kind == MemoryRecord::Kind::Layer && !names.count(r->key)) return false;
+  return true;
+}
+
+}  // namespace
+
+void Assembler::memory_layer(const std::string& name, uint64_t host, uint64_t device,
+                             uint64_t scratch, SourceLoc where) {
+  MemoryRecord r;
+  r.kind = MemoryRecord::Kind::Layer;
+  r.key = name;
+  r.host = host;
+  r.device = device;
+  r.scratch = scratch;
+  r.path = std::move(where.path);
+  r.line = where.line;
+  r.run = run_;
+  memory_records_.push_back(std::move(r));
+}
+
+void Assembler::memory_figure(const std::string& field, double value, SourceLoc where) {
+  MemoryRecord r;
+  r.kind = MemoryRecord::Kind::Figure;
+  r.key = field;
+  r.value = value;
+  r.path = std::move(where.path);
+  r.line = where.line;
+  r.run = run_;
+  memory_records_.push_back(std::move(r));
+}
+
+void Assembler::memory_usage_change(MemUsageChange change, SourceLoc where) {
+  MemoryRecord r;
+  r.kind = MemoryRecord::Kind::Change;
+  r.change = std::move(change);
+  r.path = std::move(where.path);
+  r.line = where.line;
+  r.run = run_;
+  memory_records_.push_back(std::move(r));
+}
+
+void Assembler::memory_shape(const std::string& tensor, const std::string& dims,
+                             SourceLoc where) {
+  MemoryRecord r;
+  r.kind = MemoryRecord::Kind::Shape;
+  r.key = tensor;
+  r.text = dims;
+  r.path = std::move(where.path);
+  r.line = where.line;
+  r.run = run_;
+  memory_records_.push_back(std::move(r));
+}
+
+void Assembler::attach_memory() {
+  if (memory_records_.empty()) return;
+  auto& builds = capture_.builds;
+  // Figures from a file without a listing (a plain log beside layer JSON) describe the final
+  // engine; with no listing anywhere each trtexec run gets a build of its own.
+  if (builds.empty()) {
+    for (const MemoryRecord& r : memory_records_) {
+      if (!builds.empty() && builds.back().source.path == r.path && builds.back().run == r.run)
+        continue;
+      Build b;
+      b.id = int(builds.size());
+      b.source = {r.path, r.line};
+      b.run = r.run;
+      builds.push_back(std::move(b));
+    }
+  }
+  std::vector<std::vector<Block>> blocks(builds.size());
+  for (const MemoryRecord& r : memory_records_) {
+    int t = record_target(builds, r);
+    if (t < 0) t = int(builds.size()) - 1;
+    Build& b = builds[size_t(t)];
+    if (r.kind == MemoryRecord::Kind::Change) {
+      b.memory.timeline.push_back(r.change);
+      continue;
+    }
+    if (r.kind == MemoryRecord::Kind::Shape) {
+      b.memory.profile_shapes.emplace_back(r.key, r.text);
+      continue;
+    }
+    bool in_block = r.kind == MemoryRecord::Kind::Layer || is_block_figure(r.key);
+    if (!in_block) {
+      set_figure(b.memory, r.key, r.value);
+      continue;
+    }
+    auto& bl = blocks[size_t(t)];
+    bool fresh = bl.empty() ||
+                 (r.kind == MemoryRecord::Kind::Layer && !bl.back().seen_figures.empty()) ||
+                 (r.kind == MemoryRecord::Kind::Figure && bl.back().has_figure(r.key));
+    if (fresh) bl.emplace_back();
+    bl.back().records.push_back(&r);
+    if (r.kind == MemoryRecord::Kind::Figure) bl.back().seen_figures.push_back(r.key);
+  }
+  for (size_t i = 0; i < builds.size(); ++i) {
+    if (blocks[i].empty()) continue;
+    std::set<std::string> names;
+    for (const auto& l : builds[i].layers) names.insert(l.name);
+    // The kept engine's block names the layers of the final listing; the last such wins.
+    size_t chosen = blocks[i].size() - 1;
+    for (size_t k = blocks[i].size(); k-- > 0;)
+      if (block_matches(blocks[i][k], names)) {
+        chosen = k;
+        break;
+      }
+    builds[i].memory.blocks_seen = int(blocks[i].size());
+    builds[i].memory.block_line = blocks[i][chosen].records.front()->line;
+    apply_block(builds[i], blocks[i][chosen], *this);
+  }
+  memory_records_.clear();
+}
+
 // --- end of memory records ---
 
 // --- timing and runtime records (issue 4) ---
@@ -164,10 +388,88 @@ void Assembler::onnx_layer_count(LayerCount count) {
 
 void Assembler::onnx_model(OnnxModel model) { merge_onnx_model(capture_.onnx, std::move(model)); }
 
+namespace {
+void note_log_source(OnnxModel& m, const std::string& path) {
+  std::string src = "build-log:" + path;
+  for (const auto& s : m.sources)
+    if (s == src) return;
+  m.sources.push_back(std::move(src));
+}
+int find_node_index(const OnnxModel& m, const std::string& name) {
+  for (size_t i = m.nodes.size(); i-- > 0;)
+    if (m.nodes[i].name == name) return int(i);
+  return -1;
+}
+OnnxValue* find_value(std::vector<OnnxValue>& vs, const std::string& name) {
+  for (auto& v : vs)
+    if (v.name == name) return &v;
+  return nullptr;
+}
+}  // namespace
+
+void Assembler::onnx_parse_node(const std::string& name, const std::string& op, SourceLoc where) {
+  OnnxModel& m = capture_.onnx;
+  note_log_source(m, where.path);
+  // Parsers repeat a node only when the same model is parsed again: keep one node per name.
+  int i = onnx_parse_current_ >= 0 && size_t(onnx_parse_current_ + 1) < m.nodes.size() &&
+                  m.nodes[size_t(onnx_parse_current_ + 1)].name == name
+              ? onnx_parse_current_ + 1
+              : find_node_index(m, name);
+  if (i < 0) {
+    OnnxNode n;
+    n.name = name;
+    n.op = op;
+    n.index = int(m.nodes.size());
+    n.source = std::move(where);
+    m.nodes.push_back(std::move(n));
+    i = int(m.nodes.size()) - 1;
+  }
+  onnx_parse_current_ = i;
+}
+
+void Assembler::onnx_parse_node_io(const std::string& node, bool outputs,
+                                   std::vector<OnnxValue> values) {
+  OnnxModel& m = capture_.onnx;
+  // Initializers are named by "Importing initializer" lines; their shapes come from here.
+  if (!outputs)
+    for (const auto& v : values)
+      if (OnnxValue* init = find_value(m.initializers, v.name); init && !init->has_dims) *init = v;
+  int i = onnx_parse_current_;
+  if (i < 0 || m.nodes[size_t(i)].name != node) i = find_node_index(m, node);
+  if (i < 0) return;  // an excerpt without the node's "Parsing node" line
+  (outputs ? m.nodes[size_t(i)].outputs : m.nodes[size_t(i)].inputs) = std::move(values);
+}
+
+void Assembler::onnx_parse_kernel(std::vector<int64_t> kernel, int64_t num_outputs) {
+  if (onnx_parse_current_ < 0) return;
+  OnnxNode& n = capture_.onnx.nodes[size_t(onnx_parse_current_)];
+  n.kernel = std::move(kernel);
+  n.num_outputs = num_outputs;
+}
+
+void Assembler::onnx_parse_initializer(const std::string& name) {
+  OnnxModel& m = capture_.onnx;
+  note_log_source(m, path_);
+  if (!find_value(m.initializers, name)) m.initializers.push_back(OnnxValue{name, "", {}, false});
+}
+
+void Assembler::onnx_parse_graph_input(OnnxValue value) {
+  OnnxModel& m = capture_.onnx;
+  note_log_source(m, path_);
+  if (OnnxValue* v = find_value(m.graph_inputs, value.name)) *v = std::move(value);
+  else m.graph_inputs.push_back(std::move(value));
+}
+
+void Assembler::onnx_parse_graph_output(const std::string& name) {
+  OnnxModel& m = capture_.onnx;
+  if (!find_value(m.graph_outputs, name)) m.graph_outputs.push_back(OnnxValue{name, "", {}, false});
+}
+
 // --- end of ONNX records ---
 
 void Assembler::finish() {
   if (listing_open_) end_listing();
+  attach_memory();  // memory (issue 3): needs every listing, before the final build is marked
   for (auto& b : capture_.builds) {
     b.final = false;
     b.graph = build_engine_graph(b.layers, b.bindings);

@@ -40,6 +40,16 @@ class Assembler {
   Build* current_build();
 
   // --- memory records (issue 3): add methods below this line ---
+  // TensorRT prints its memory block before the layer listing it describes; records are kept
+  // with their position and attached to builds by attach_memory() once every input is read.
+  void memory_layer(const std::string& name, uint64_t host, uint64_t device, uint64_t scratch,
+                    SourceLoc where);
+  // `field` names a BuildMemory member ("total_activation", "peak_gpu_mib", ...).
+  void memory_figure(const std::string& field, double value, SourceLoc where);
+  void memory_usage_change(MemUsageChange change, SourceLoc where);
+  void memory_shape(const std::string& tensor, const std::string& dims, SourceLoc where);
+  void attach_memory();
+  std::vector<MemoryRecord> memory_records_;
 
   // --- end of memory records ---
 
@@ -51,6 +61,16 @@ class Assembler {
   void onnx_event(FusionEvent event);        // fusion / elimination line
   void onnx_layer_count(LayerCount count);   // "After ...: N layers"
   void onnx_model(OnnxModel model);          // a .onnx file (its graph order wins)
+  // The verbose log's ONNX parse section (written by the memory work, issue 3). A node parsed
+  // again (a second trtexec run of the same model) updates the node of that name.
+  void onnx_parse_node(const std::string& name, const std::string& op, SourceLoc where);
+  // Tensors of the node last begun (or the last node called `node`).
+  void onnx_parse_node_io(const std::string& node, bool outputs, std::vector<OnnxValue> values);
+  void onnx_parse_kernel(std::vector<int64_t> kernel, int64_t num_outputs);
+  void onnx_parse_initializer(const std::string& name);
+  void onnx_parse_graph_input(OnnxValue value);
+  void onnx_parse_graph_output(const std::string& name);
+  int onnx_parse_current_ = -1;  // index into capture().onnx.nodes of the node being parsed
 
   // --- end of ONNX records ---
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace trtlens {
@@ -23,6 +24,9 @@ struct LayerMemory {
   std::optional<uint64_t> host_persistent;
   std::optional<uint64_t> device_persistent;
   std::optional<uint64_t> scratch;
+  // Filled by analysis/memory: input + weights + output when all three are known.
+  std::optional<uint64_t> total_bytes;
+  std::vector<std::string> weight_nodes;  // ONNX nodes whose initializers were counted
 };
 
 struct MemUsageChange {
@@ -37,11 +41,42 @@ struct BuildMemory {
   std::optional<double> engine_size_mib, context_memory_mib, generation_seconds, peak_cpu_mib,
       peak_gpu_mib;
   std::optional<uint64_t> skipped_zero_layers;
+  // Runtime lines: "Total per-runner device/host persistent memory is N",
+  // "Allocated activation device memory of size N", "Loaded engine with size: X MiB".
+  std::optional<uint64_t> per_runner_device_persistent, per_runner_host_persistent,
+      allocated_activation;
+  std::optional<double> loaded_engine_mib;
+  // TensorRT's per-layer/total block this build kept (several builds or backend strategies
+  // print several blocks), where it started, and how many blocks were seen for this build.
+  uint64_t block_line = 0;
+  // "Input build shape: name=min+opt+max": the opt shape of profile 0, as "1x3x224x224".
+  std::vector<std::pair<std::string, std::string>> profile_shapes;
+  int blocks_seen = 0;
   std::vector<MemUsageChange> timeline;
+  // Filled by analysis/memory: sums over the layers (nullopt when some layer is unknown).
+  std::optional<uint64_t> sum_input_bytes, sum_weight_bytes, sum_output_bytes,
+      sum_weights_stored_bytes, sum_bias_stored_bytes;
+  int layers_with_unknown_size = 0;
   // Activation estimate from tensor lifetimes (analysis/liveness).
   std::optional<uint64_t> peak_live_bytes;
   int peak_layer = -1;
   std::vector<std::string> peak_tensors;
+  // Tensors left out of the estimate because their size is unknown (the peak is then a floor).
+  int liveness_unknown_tensors = 0;
+};
+
+// What the log printed about memory before the assembler knows which build it belongs to
+// (TensorRT prints the figures before the layer listing). Assembler::attach_memory decides.
+struct MemoryRecord {
+  enum class Kind { Layer, Figure, Change, Shape } kind = Kind::Figure;
+  std::string key;    // Figure: BuildMemory field name; Layer: layer/tensor name
+  std::string text;   // Shape: "1x3x224x224"
+  double value = 0;   // Figure
+  uint64_t host = 0, device = 0, scratch = 0;  // Layer
+  MemUsageChange change;
+  std::string path;
+  uint64_t line = 0;
+  int run = 0;
 };
 
 }  // namespace trtlens

@@ -1,4 +1,5 @@
 #include "render/json.h"
+#include "render/memory.h"  // memory (issue 3)
 
 #include "render/provenance.h"  // onnx (issue 5)
 
@@ -35,6 +36,7 @@ ojson layer_json(const Layer& layer) {
   if (layer.stream_id) j["stream_id"] = *layer.stream_id;
   if (!layer.attributes.empty()) j["attributes"] = layer.attributes;
   // layers[].memory (issue 3)
+  j["memory"] = layer_memory_json(layer.memory);
 
   // layers[].time (issue 4)
 
@@ -59,6 +61,7 @@ ojson build_json(const Build& b) {
   for (const auto& bd : b.bindings) j["bindings"].push_back(bd.name);
   j["graph"] = {{"inputs", b.graph.inputs}, {"outputs", b.graph.outputs}};
   // builds[].memory (issue 3)
+  j["memory"] = build_memory_json(b);
 
   // builds[].profile (issue 4)
 

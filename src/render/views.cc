@@ -3,6 +3,7 @@
 #include "analysis/provenance.h"  // provenance (issue 5)
 #include "analysis/summary.h"
 #include "render/escape.h"
+#include "render/memory.h"  // memory (issue 3)
 
 namespace trtlens {
 
@@ -101,6 +102,7 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     io("inputs", s.inputs, b->graph.inputs);
     io("outputs", s.outputs, b->graph.outputs);
     // memory (issue 3)
+    write_memory_summary(*b, os);
 
     // time (issue 4)
 

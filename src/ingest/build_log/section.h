@@ -51,6 +51,11 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx);
 std::unique_ptr<LogSection> make_layers_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_run_section(LogContext& ctx);
 // memory (issue 3)
+std::unique_ptr<LogSection> make_memory_section(LogContext& ctx);
+std::unique_ptr<LogSection> make_onnx_parse_section(LogContext& ctx);
+// "[a -> (1, 3)[FLOAT]], [b -> ()[INT64]]," (the ONNX parser's node tensors); false + error when
+// the text is not such a list.
+bool parse_onnx_value_list(std::string_view text, std::vector<OnnxValue>& out, std::string* error);
 
 // time: profiles, runtime sections (issue 4)
 

@@ -8,6 +8,8 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
   s.push_back(make_layers_section(ctx));
   s.push_back(make_run_section(ctx));
   // memory (issue 3)
+  s.push_back(make_memory_section(ctx));
+  s.push_back(make_onnx_parse_section(ctx));
 
   // time: profiles, runtime sections (issue 4)
 

@@ -1,0 +1,339 @@
+#include "analysis/memory.h"
+
+#include <set>
+
+#include "analysis/layer_names.h"
+#include "analysis/liveness.h"
+#include "model/values.h"
+
+namespace trtlens {
+namespace {
+
+constexpr uint64_t kMaxBytes = uint64_t(1) << 62;
+
+std::optional<std::vector<int64_t>> parse_x_dims(const std::string& text) {
+  std::vector<int64_t> dims;
+  size_t i = 0;
+  while (i <= text.size()) {
+    size_t j = text.find('x', i);
+    if (j == std::string::npos) j = text.size();
+    std::string part = text.substr(i, j - i);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
+        part.size() > 12)
+      return std::nullopt;
+    dims.push_back(std::stoll(part));
+    i = j + 1;
+  }
+  return dims;
+}
+
+// The stored element type of a JSON "Weights"/"Bias" entry and its count.
+struct WeightsEntry {
+  std::string dtype;
+  uint64_t count = 0;
+};
+std::optional<WeightsEntry> weights_entry(const nlohmann::ordered_json& attrs, const char* key) {
+  auto it = attrs.find(key);
+  if (it == attrs.end()) return std::nullopt;
+  if (it->is_string()) {  // the one-line dump may keep "{Type: Int8, Count: 864}" as text
+    std::string text = it->get<std::string>();
+    auto tp = text.find("Type"), cp = text.find("Count");
+    if (cp == std::string::npos) return std::nullopt;
+    WeightsEntry e;
+    size_t d = text.find_first_of("0123456789", cp);
+    if (d == std::string::npos) return std::nullopt;
+    e.count = std::stoull(text.substr(d, text.find_first_not_of("0123456789", d) - d));
+    if (tp != std::string::npos) {
+      size_t a = text.find_first_not_of(" \":=", tp + 4);
+      size_t z = a == std::string::npos ? a : text.find_first_of(" \",}", a);
+      if (a != std::string::npos) e.dtype = canonical_dtype(text.substr(a, z - a)).dtype;
+    }
+    return e;
+  }
+  if (!it->is_object()) return std::nullopt;
+  auto type = it->find("Type");
+  auto count = it->find("Count");
+  if (count == it->end() || !count->is_number_integer()) return std::nullopt;
+  int64_t c = count->get<int64_t>();
+  if (c < 0) return std::nullopt;
+  WeightsEntry e;
+  e.count = uint64_t(c);
+  if (type != it->end() && type->is_string())
+    e.dtype = canonical_dtype(type->get<std::string>()).dtype;
+  return e;
+}
+
+std::optional<int64_t> int_attr(const nlohmann::ordered_json& attrs, const char* key) {
+  auto it = attrs.find(key);
+  if (it == attrs.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+// Layer kinds that carry no weights of their own (a point-wise chain, a reformat, a copy ...):
+// their weights are zero, not unknown.
+bool weightless_type(const Layer& l) {
+  static const std::set<std::string> kinds = {
+      "Reformat", "PointWise",    "PointWiseV2", "ElementWise",   "Shuffle", "NoOp",
+      "Pooling",  "Activation",   "Softmax",     "Concatenation", "Slice",   "Reduce",
+      "Padding",  "Identity",     "Resize",      "Gather",        "Shape",   "TopK",
+      "Unary",    "CudnnPooling", "CaskPooling", "Cast",          "Select"};
+  if (kinds.count(l.type)) return true;
+  // Names such as "PWN(Add_133)" or "Reformatting CopyNode for ..." say so even without a type.
+  return l.name.rfind("PWN(", 0) == 0 && l.name.find(" + ") == std::string::npos &&
+         l.name.find(" || ") == std::string::npos;
+}
+
+struct WeightCount {
+  uint64_t elements = 0;
+  std::vector<std::string> nodes;
+};
+
+// Weight elements of the ONNX nodes fused into `layer` (the parse section's tensors); nullopt
+// unless every node of the name is known.
+std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onnx) {
+  if (onnx.nodes.empty()) return std::nullopt;
+  auto names = fused_node_names(layer.name);
+  if (names.empty()) return std::nullopt;
+  WeightCount w;
+  for (const auto& name : names) {
+    const OnnxNode* node = onnx.find(name);
+    if (!node) return std::nullopt;
+    if (node->inputs.empty() && node->outputs.empty()) {
+      // The parse trace was cut before the node's tensors: only ops that never carry weights
+      // are known.
+      static const std::set<std::string> weightless = {"Clip",
+                                                       "Relu",
+                                                       "LeakyRelu",
+                                                       "Sigmoid",
+                                                       "Tanh",
+                                                       "HardSigmoid",
+                                                       "HardSwish",
+                                                       "Softmax",
+                                                       "MaxPool",
+                                                       "AveragePool",
+                                                       "GlobalAveragePool",
+                                                       "Reshape",
+                                                       "Transpose",
+                                                       "Flatten",
+                                                       "Identity",
+                                                       "Concat",
+                                                       "Split",
+                                                       "Slice",
+                                                       "Squeeze",
+                                                       "Unsqueeze",
+                                                       "Cast",
+                                                       "Elu",
+                                                       "Selu"};
+      if (!weightless.count(node->op)) return std::nullopt;
+      w.nodes.push_back(name);
+      continue;
+    }
+    const bool weighted_op = node->op == "Conv" || node->op == "ConvTranspose" ||
+                             node->op == "Gemm" || node->op == "MatMul";
+    for (size_t i = 0; i < node->inputs.size(); ++i) {
+      const OnnxValue& v = node->inputs[i];
+      // The seed's convention counts K·C·R·S/G: a convolution's or Gemm's bias is left out.
+      if (weighted_op && i == 2) continue;
+      bool is_weight = weighted_op
+                           ? (i == 1 && (node->op != "MatMul" || onnx.is_initializer(v.name)))
+                           : onnx.is_initializer(v.name);
+      if (!is_weight) continue;
+      if (!v.has_dims) return std::nullopt;
+      auto vol = volume(v.dims);
+      if (!vol) return std::nullopt;
+      w.elements += *vol;
+    }
+    w.nodes.push_back(name);
+  }
+  return w;
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, std::vector<int64_t>>> parse_shape_option(
+    const std::string& spec) {
+  size_t eq = spec.rfind('=');
+  if (eq == std::string::npos || eq == 0) return std::nullopt;
+  auto dims = parse_x_dims(spec.substr(eq + 1));
+  if (!dims) return std::nullopt;
+  return std::make_pair(spec.substr(0, eq), *dims);
+}
+
+std::optional<uint64_t> volume(const std::vector<int64_t>& dims) {
+  uint64_t v = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return std::nullopt;
+    if (d != 0 && v > kMaxBytes / uint64_t(d)) return std::nullopt;
+    v *= uint64_t(d);
+  }
+  return v;
+}
+
+std::optional<uint64_t> element_bytes(const std::string& dtype, uint64_t count) {
+  auto bits = dtype_bits(dtype);
+  if (!bits || count > kMaxBytes / 8) return std::nullopt;
+  return (count * uint64_t(*bits) + 7) / 8;
+}
+
+ShapeResolver::ShapeResolver(const Build& b,
+                             const std::map<std::string, std::vector<int64_t>>& shapes)
+    : shapes_(shapes) {
+  // When every dynamic axis of the given shapes takes one value (a dynamic batch), the same
+  // value stands for the dynamic axes of every tensor; otherwise only named tensors resolve.
+  std::set<int64_t> values;
+  auto consider = [&](const Tensor& t) {
+    auto it = shapes_.find(t.name);
+    if (it == shapes_.end() || !t.has_dims || it->second.size() != t.dims.size()) return;
+    for (size_t i = 0; i < t.dims.size(); ++i)
+      if (t.dims[i] < 0) values.insert(it->second[i]);
+  };
+  for (const auto& l : b.layers) {
+    for (const auto& t : l.inputs) consider(t);
+    for (const auto& t : l.outputs) consider(t);
+  }
+  for (const auto& bd : b.bindings) consider(bd.tensor);
+  if (values.size() == 1) uniform_ = *values.begin();
+}
+
+std::optional<std::vector<int64_t>> ShapeResolver::dims(const Tensor& t) const {
+  if (auto it = shapes_.find(t.name); it != shapes_.end()) return it->second;
+  if (!t.has_dims) return std::nullopt;
+  std::vector<int64_t> d = t.dims;
+  for (auto& x : d) {
+    if (x >= 0) continue;
+    if (!uniform_) return std::nullopt;
+    x = *uniform_;
+  }
+  return d;
+}
+
+void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
+  std::map<std::string, std::vector<int64_t>> given;
+  for (const auto& spec : shape_options) {
+    if (auto s = parse_shape_option(spec))
+      given[s->first] = s->second;
+    else
+      c.diagnostics.push_back(
+          {Severity::Error, {"--shape", 0}, "--shape '" + spec + "': expected name=1x3x224x224"});
+  }
+  std::set<std::string> unknown_dtypes;
+  for (Build& b : c.builds) {
+    // The log's profile shapes first; --shape overrides them.
+    std::map<std::string, std::vector<int64_t>> shapes;
+    for (const auto& [name, text] : b.memory.profile_shapes)
+      if (auto d = parse_x_dims(text)) shapes[name] = *d;
+    for (const auto& [name, d] : given) shapes[name] = d;
+    ShapeResolver resolve(b, shapes);
+
+    auto tensor_size = [&](const Tensor& t) -> std::optional<uint64_t> {
+      if (t.dtype.empty()) return std::nullopt;
+      if (!dtype_bits(t.dtype)) {
+        if (unknown_dtypes.insert(t.dtype).second)
+          c.diagnostics.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
+                                   "dtype '" + t.dtype + "' has no known element size: " +
+                                       "sizes of its tensors are unknown"});
+        return std::nullopt;
+      }
+      auto d = resolve.dims(t);
+      if (!d) return std::nullopt;
+      auto v = volume(*d);
+      if (!v) return std::nullopt;
+      return element_bytes(t.dtype, *v);
+    };
+    auto sum_sizes = [&](const std::vector<Tensor>& ts) -> std::optional<uint64_t> {
+      uint64_t s = 0;
+      for (const auto& t : ts) {
+        auto n = tensor_size(t);
+        if (!n) return std::nullopt;
+        s += *n;
+      }
+      return s;
+    };
+
+    BuildMemory& bm = b.memory;
+    uint64_t in_sum = 0, w_sum = 0, out_sum = 0, ws_sum = 0, bs_sum = 0;
+    bool any_ws = false, any_bs = false;
+    bm.layers_with_unknown_size = 0;
+    for (Layer& l : b.layers) {
+      LayerMemory& m = l.memory;
+      const bool has_tensors = !b.names_only && !(l.inputs.empty() && l.outputs.empty());
+      m.input_bytes = has_tensors ? sum_sizes(l.inputs) : std::nullopt;
+      m.output_bytes = has_tensors ? sum_sizes(l.outputs) : std::nullopt;
+
+      // The seed sizes weights at the layer's first input element size.
+      std::optional<int> in_bits;
+      if (!l.inputs.empty()) in_bits = dtype_bits(l.inputs.front().dtype);
+      auto at_input_size = [&](uint64_t elements) -> std::optional<uint64_t> {
+        if (!in_bits) return std::nullopt;
+        return element_bytes(l.inputs.front().dtype, elements);
+      };
+      m.weight_bytes.reset();
+      m.weight_source.clear();
+      m.weight_nodes.clear();
+      const auto& attrs = l.attributes;
+      auto weights = weights_entry(attrs, "Weights");
+      auto bias = weights_entry(attrs, "Bias");
+      if (weights) {
+        m.weight_bytes = at_input_size(weights->count);
+        m.weights_stored_bytes = element_bytes(weights->dtype, weights->count);
+        m.weight_source = "layer-json";
+      } else if (auto k = int_attr(attrs, "OutMaps"); k && attrs.contains("Kernel") &&
+                                                      !l.inputs.empty() &&
+                                                      l.inputs.front().dims.size() >= 2) {
+        // K·C·R·S/G from the convolution's parameters.
+        int64_t g = int_attr(attrs, "Groups").value_or(1);
+        int64_t ch = l.inputs.front().dims[1];
+        std::vector<int64_t> dims{*k, ch};
+        if (attrs["Kernel"].is_array())
+          for (const auto& r : attrs["Kernel"])
+            if (r.is_number_integer()) dims.push_back(r.get<int64_t>());
+        auto v = volume(dims);
+        if (v && g > 0) {
+          m.weight_bytes = at_input_size(*v / uint64_t(g));
+          m.weight_source = "layer-json";
+        }
+      } else if (attrs.contains("ParameterType")) {
+        m.weight_bytes = 0;  // detailed JSON lists Weights for every layer that has them
+        m.weight_source = "layer-json";
+      }
+      if (bias) m.bias_stored_bytes = element_bytes(bias->dtype, bias->count);
+      if (m.weight_source.empty()) {
+        if (auto w = onnx_weights(l, c.onnx)) {
+          m.weight_bytes = at_input_size(w->elements);
+          m.weight_source = "onnx-parse";
+          m.weight_nodes = w->nodes;
+        } else if (weightless_type(l)) {
+          m.weight_bytes = 0;
+          m.weight_source = "layer-type";
+        }
+      }
+      if (m.input_bytes && m.weight_bytes && m.output_bytes)
+        m.total_bytes = *m.input_bytes + *m.weight_bytes + *m.output_bytes;
+      else
+        m.total_bytes.reset();
+
+      if (!m.total_bytes) ++bm.layers_with_unknown_size;
+      in_sum += m.input_bytes.value_or(0);
+      w_sum += m.weight_bytes.value_or(0);
+      out_sum += m.output_bytes.value_or(0);
+      if (m.weights_stored_bytes) {
+        ws_sum += *m.weights_stored_bytes;
+        any_ws = true;
+      }
+      if (m.bias_stored_bytes) {
+        bs_sum += *m.bias_stored_bytes;
+        any_bs = true;
+      }
+    }
+    if (!b.layers.empty()) {
+      bm.sum_input_bytes = in_sum;
+      bm.sum_weight_bytes = w_sum;
+      bm.sum_output_bytes = out_sum;
+    }
+    if (any_ws) bm.sum_weights_stored_bytes = ws_sum;
+    if (any_bs) bm.sum_bias_stored_bytes = bs_sum;
+    estimate_liveness(b, tensor_size);
+  }
+}
+
+}  // namespace trtlens

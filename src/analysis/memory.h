@@ -1,0 +1,39 @@
+// Tensor memory per layer (the seed's convention: input + weights + output bytes) and sums per
+// build. TensorRT's own figures are already in the model (the ingesters put them there).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/capture.h"
+
+namespace trtlens {
+
+// --shape name=1x3x224x224 -> (name, dims); nullopt when malformed.
+std::optional<std::pair<std::string, std::vector<int64_t>>> parse_shape_option(
+    const std::string& spec);
+
+// Resolves dynamic (negative) dims of a build's tensors from shapes given by name.
+class ShapeResolver {
+ public:
+  ShapeResolver(const Build& b, const std::map<std::string, std::vector<int64_t>>& shapes);
+  // Concrete dims of `t`, or nullopt when some dim stays dynamic or the tensor has no dims.
+  std::optional<std::vector<int64_t>> dims(const Tensor& t) const;
+
+ private:
+  const std::map<std::string, std::vector<int64_t>>& shapes_;
+  std::optional<int64_t> uniform_;  // the one value every dynamic axis of the inputs takes
+};
+
+// Bytes of `count` elements of a canonical dtype (INT4/FP4 = half a byte, rounded up);
+// nullopt for an unknown dtype or an overflow.
+std::optional<uint64_t> element_bytes(const std::string& dtype, uint64_t count);
+std::optional<uint64_t> volume(const std::vector<int64_t>& dims);
+
+// Fills Layer::memory (input/weight/output/total bytes) and the BuildMemory sums, then the
+// liveness estimate. Problems (unknown dtypes, malformed --shape) become diagnostics.
+void analyze_memory(Capture& capture, const std::vector<std::string>& shape_options);
+
+}  // namespace trtlens

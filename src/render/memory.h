@@ -1,0 +1,31 @@
+// Memory views: the per-layer table, the engine-level figures, and their JSON.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "model/capture.h"
+#include "render/text_table.h"
+
+namespace trtlens {
+
+// "864 B", "4.13 MiB"; "?" for unknown.
+std::string human_bytes(std::optional<uint64_t> bytes);
+
+// Columns a memory table can be sorted by (descending; "order" = engine order).
+const std::vector<std::string>& memory_sort_keys();
+
+// `human`: sizes in B/KiB/MiB (terminal, Markdown) or exact bytes (CSV). top = 0: all rows.
+TextTable memory_table(const Build& b, const std::string& sort, size_t top, bool human);
+// Totals, TensorRT's figures and the liveness estimate, as indented text lines.
+void write_memory_figures(const Build& b, std::ostream& os);
+// The short form `summary` prints.
+void write_memory_summary(const Build& b, std::ostream& os);
+
+nlohmann::ordered_json layer_memory_json(const LayerMemory& m);
+nlohmann::ordered_json build_memory_json(const Build& b);
+
+}  // namespace trtlens
