@@ -1,4 +1,5 @@
 #include "analysis/analyze.h"
+#include "analysis/time.h"  // issue 4
 
 namespace trtlens {
 
@@ -7,6 +8,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   // 1. provenance: layer -> ONNX nodes (issue 5)
 
   // 2. time: profile rows joined to layers (issue 4)
+  analyze_time(capture);
 
   // 3. memory: tensor bytes, TensorRT's figures, liveness (issue 3)
 

@@ -63,6 +63,7 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 // memory (issue 3)
 
 // profile (issue 4)
+void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // provenance (issue 5)
 

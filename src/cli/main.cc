@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   // memory (issue 3)
 
   // profile (issue 4)
+  register_profile(app, commands);
 
   // provenance (issue 5)
 

@@ -1,4 +1,5 @@
 #include "render/json.h"
+#include "render/profile.h"  // issue 4
 
 namespace trtlens {
 
@@ -35,6 +36,7 @@ ojson layer_json(const Layer& layer) {
   // layers[].memory (issue 3)
 
   // layers[].time (issue 4)
+  j["time"] = layer_time_json(layer.time);
 
   // layers[].onnx_nodes (issue 5)
 
@@ -58,6 +60,7 @@ ojson build_json(const Build& b) {
   // builds[].memory (issue 3)
 
   // builds[].profile (issue 4)
+  j["profile"] = build_profile_json(b.profile);
 
   return j;
 }
@@ -76,6 +79,8 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
   j["builds"] = ojson::array();
   for (const Build* b : builds) j["builds"].push_back(build_json(*b));
   // runtime (issue 4)
+  j["runs"] = ojson::array();
+  for (const auto& r : c.runs) j["runs"].push_back(run_json(r));
 
   // onnx (issue 5)
 

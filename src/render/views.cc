@@ -2,6 +2,7 @@
 
 #include "analysis/summary.h"
 #include "render/escape.h"
+#include "render/profile.h"  // issue 4
 
 namespace trtlens {
 
@@ -102,6 +103,8 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     // memory (issue 3)
 
     // time (issue 4)
+    write_time_summary(*b, os);
+    if (b == builds.back()) write_runs_summary(c, os);
 
     // provenance (issue 5)
 

@@ -53,6 +53,8 @@ std::unique_ptr<LogSection> make_run_section(LogContext& ctx);
 // memory (issue 3)
 
 // time: profiles, runtime sections (issue 4)
+std::unique_ptr<LogSection> make_profile_section(LogContext& ctx);
+std::unique_ptr<LogSection> make_runtime_section(LogContext& ctx);
 
 // ONNX parse and fusion lines (issue 5)
 

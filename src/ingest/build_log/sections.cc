@@ -1,0 +1,21 @@
+// The sections of the text-log ingester, in the order the driver tries them.
+#include "ingest/build_log/section.h"
+
+namespace trtlens {
+
+std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
+  std::vector<std::unique_ptr<LogSection>> s;
+  s.push_back(make_layers_section(ctx));
+  s.push_back(make_run_section(ctx));
+  // memory (issue 3)
+
+  // time: profiles, runtime sections (issue 4)
+  s.push_back(make_profile_section(ctx));
+  s.push_back(make_runtime_section(ctx));
+
+  // ONNX parse and fusion lines (issue 5)
+
+  return s;
+}
+
+}  // namespace trtlens
