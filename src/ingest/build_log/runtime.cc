@@ -131,6 +131,8 @@ class RuntimeSection : public LogSection {
     if (line.severity && line.severity != 'I') return false;
     size_t colon = msg.find(':');
     if (colon == std::string_view::npos || colon == 0) return false;
+    // Lines of another family that follow a block without a blank line (TRT 7).
+    if (RE2::PartialMatch(msg, ctx_.grammar.re("trace_average"))) return false;
     target.emplace_back(std::string(trim(msg.substr(0, colon))),
                           std::string(trim(msg.substr(colon + 1))));
     return true;
