@@ -1,5 +1,7 @@
 // Time (issue 4): profiles, timing traces and runtime sections, and their join to layers.
 // Expected values come from the fixtures' text, python3 over the shared files, or hand counts.
+#include "analysis/time.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include <sstream>
 
 #include "analysis/analyze.h"
-#include "analysis/time.h"
 #include "ingest/profile_json.h"
 #include "test_support.h"
 
@@ -124,8 +125,8 @@ TEST(TimeCorpus, TimingTracesMatchIndependentStatistics) {
     double median, p90, p99;
   } cases[] = {
       {"tests/inputs/mobilenet.qat.onnx.engine.timing.json", 8945, 0.351318, 0.352295, 0.47312},
-      {"examples/pytorch/resnet/A100/fp32/resnet.onnx.engine.timing.json", 1600, 1.99072,
-       2.02124, 2.05621},
+      {"examples/pytorch/resnet/A100/fp32/resnet.onnx.engine.timing.json", 1600, 1.99072, 2.02124,
+       2.05621},
       {"examples/tensorflow/resnet/RTX-3090/fp32/resnet.onnx.engine.timing.json", 263, 12.1682,
        12.2686, 12.7959},
   };
@@ -377,6 +378,28 @@ TEST(TimeCli, ProfileCommandOnCorpusFileAndJsonFields) {
   EXPECT_NE(j.out.find("\"profile\": {"), std::string::npos);
   auto bad = test::run_trtlens("profile " + test::shell_quote(fixture("time/README.md")));
   EXPECT_NE(bad.exit_code, 0);
+}
+
+}  // namespace
+}  // namespace trtlens
+
+namespace trtlens {
+namespace {
+
+// The table's first name is cut with "..." (as in the TRT 10 log it comes from): it joins the
+// one layer that starts with its text; the layer with no row is listed.
+TEST(TimeJoin, TableRowCutShortJoinsTheOnlyLayerWithThatPrefix) {
+  Capture c = analyzed({test::fixture("time/layers_86.json"),
+                        test::fixture("time/profile_table_86.log")});
+  ASSERT_EQ(c.builds.size(), 1u);
+  const Build& b = c.builds[0];
+  EXPECT_EQ(b.profile.joined, 2);
+  EXPECT_EQ(b.profile.joined_by_suffix, 1);
+  EXPECT_DOUBLE_EQ(*b.layers[0].time.total_ms, 16.15);
+  EXPECT_EQ(b.layers[0].time.profile_row,
+            "Reformatting CopyNode for Input Tensor 0 to node_of_gpu_0/conv1_1 + ...");
+  ASSERT_EQ(b.profile.unmatched_layers.size(), 1u);
+  EXPECT_EQ(b.profile.unmatched_layers[0], "node_of_gpu_0/pool1_1");
 }
 
 }  // namespace

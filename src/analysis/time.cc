@@ -1,12 +1,12 @@
 #include "analysis/time.h"
 
-#include "analysis/summary.h"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
 #include <string_view>
+
+#include "analysis/summary.h"
 
 namespace trtlens {
 namespace {
@@ -86,8 +86,9 @@ std::vector<TimeGroup> sorted_groups(std::map<std::string, TimeGroup>& m) {
     g.key = k;
     out.push_back(g);
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const TimeGroup& a, const TimeGroup& b) { return a.average_ms > b.average_ms; });
+  std::stable_sort(out.begin(), out.end(), [](const TimeGroup& a, const TimeGroup& b) {
+    return a.average_ms > b.average_ms;
+  });
   return out;
 }
 

@@ -1,7 +1,8 @@
+#include "render/profile.h"
+
 #include "analysis/time.h"
 #include "cli/common.h"
 #include "render/json.h"
-#include "render/profile.h"
 
 namespace trtlens {
 
@@ -9,7 +10,8 @@ void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
   auto opts = std::make_shared<CommonOptions>();
   auto top = std::make_shared<size_t>(10);
   CLI::App* cmd = app.add_subcommand(
-      "profile", "Per-layer times joined to layers, grouped; performance summary and timing traces");
+      "profile",
+      "Per-layer times joined to layers, grouped; performance summary and timing traces");
   add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
   cmd->add_option("--top", *top, "How many of the slowest layers to list")->default_val(10);
   cmds.emplace_back(cmd, [opts, top] {

@@ -50,7 +50,7 @@ bool parse_fields(std::string_view s, ProfileRow& row, std::vector<std::string>&
   bool first = true;
   for (;;) {
     s = skip_ws(s);
-    if (s == "}" ) return !first;
+    if (s == "}") return !first;
     if (!first && !consume(s, ",")) return false;
     s = skip_ws(s);
     if (!consume(s, "\"")) return false;
@@ -68,11 +68,16 @@ bool parse_fields(std::string_view s, ProfileRow& row, std::vector<std::string>&
       problems.push_back("'" + row.name + "': " + key + " is " + (std::isnan(*v) ? "nan" : "inf"));
       v.reset();
     }
-    if (key == "timeMs") row.total_ms = v;
-    else if (key == "averageMs") row.average_ms = v;
-    else if (key == "medianMs") row.median_ms = v;
-    else if (key == "percentage") row.percentage = v;
-    else problems.push_back("'" + row.name + "': unknown key " + key);
+    if (key == "timeMs")
+      row.total_ms = v;
+    else if (key == "averageMs")
+      row.average_ms = v;
+    else if (key == "medianMs")
+      row.median_ms = v;
+    else if (key == "percentage")
+      row.percentage = v;
+    else
+      problems.push_back("'" + row.name + "': unknown key " + key);
     first = false;
   }
 }
@@ -155,7 +160,8 @@ void ingest_profile_json(LineReader& lines, Assembler& out, const std::string& p
     }
     out.unrecognized(at, "not a profile record");
   }
-  if (p.rows.empty()) throw InputError(path, "no profile records ({ \"name\" : ..., \"timeMs\" : ... })");
+  if (p.rows.empty())
+    throw InputError(path, "no profile records ({ \"name\" : ..., \"timeMs\" : ... })");
   if (!closed)
     out.diagnostic(Severity::Warning, {path, lines.lines()},
                    "profile array has no closing ']' (truncated file?); kept the " +

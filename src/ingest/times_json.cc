@@ -13,15 +13,24 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Field of TimeRecord for each key of every version (7.0 "In/Out", 8.0+ "H2d/D2h").
 double* field(TimeRecord& r, const std::string& key) {
   static const std::map<std::string, double TimeRecord::*> fields = {
-      {"startEnqMs", &TimeRecord::start_enq},       {"endEnqMs", &TimeRecord::end_enq},
-      {"startInMs", &TimeRecord::start_in},         {"endInMs", &TimeRecord::end_in},
-      {"startH2dMs", &TimeRecord::start_in},        {"endH2dMs", &TimeRecord::end_in},
-      {"startComputeMs", &TimeRecord::start_compute}, {"endComputeMs", &TimeRecord::end_compute},
-      {"startOutMs", &TimeRecord::start_out},       {"endOutMs", &TimeRecord::end_out},
-      {"startD2hMs", &TimeRecord::start_out},       {"endD2hMs", &TimeRecord::end_out},
-      {"inMs", &TimeRecord::in_ms},                 {"h2dMs", &TimeRecord::in_ms},
-      {"computeMs", &TimeRecord::compute_ms},       {"outMs", &TimeRecord::out_ms},
-      {"d2hMs", &TimeRecord::out_ms},               {"latencyMs", &TimeRecord::latency_ms},
+      {"startEnqMs", &TimeRecord::start_enq},
+      {"endEnqMs", &TimeRecord::end_enq},
+      {"startInMs", &TimeRecord::start_in},
+      {"endInMs", &TimeRecord::end_in},
+      {"startH2dMs", &TimeRecord::start_in},
+      {"endH2dMs", &TimeRecord::end_in},
+      {"startComputeMs", &TimeRecord::start_compute},
+      {"endComputeMs", &TimeRecord::end_compute},
+      {"startOutMs", &TimeRecord::start_out},
+      {"endOutMs", &TimeRecord::end_out},
+      {"startD2hMs", &TimeRecord::start_out},
+      {"endD2hMs", &TimeRecord::end_out},
+      {"inMs", &TimeRecord::in_ms},
+      {"h2dMs", &TimeRecord::in_ms},
+      {"computeMs", &TimeRecord::compute_ms},
+      {"outMs", &TimeRecord::out_ms},
+      {"d2hMs", &TimeRecord::out_ms},
+      {"latencyMs", &TimeRecord::latency_ms},
       {"endToEndMs", &TimeRecord::end_to_end_ms},
   };
   auto it = fields.find(key);
@@ -68,11 +77,11 @@ class RecordReader {
   TimingTrace finish(uint64_t last_line) {
     if (open_ || !closed_) {
       trace_.truncated = true;
-      out_.diagnostic(Severity::Warning, {path_, last_line},
-                      "times file ends without its closing ']' (truncated?); kept the " +
-                          std::to_string(trace_.records.size()) + " whole records" +
-                          (open_ ? ", dropped the partial one from line " + std::to_string(start_)
-                                 : ""));
+      out_.diagnostic(
+          Severity::Warning, {path_, last_line},
+          "times file ends without its closing ']' (truncated?); kept the " +
+              std::to_string(trace_.records.size()) + " whole records" +
+              (open_ ? ", dropped the partial one from line " + std::to_string(start_) : ""));
     }
     trace_.key_set = key_set(saw_enq_, saw_h2d_, saw_e2e_);
     return std::move(trace_);
@@ -82,8 +91,8 @@ class RecordReader {
   void record() {
     TimeRecord r;
     for (double* f : {&r.start_enq, &r.end_enq, &r.start_in, &r.end_in, &r.start_compute,
-                      &r.end_compute, &r.start_out, &r.end_out, &r.in_ms, &r.compute_ms,
-                      &r.out_ms, &r.latency_ms, &r.end_to_end_ms})
+                      &r.end_compute, &r.start_out, &r.end_out, &r.in_ms, &r.compute_ms, &r.out_ms,
+                      &r.latency_ms, &r.end_to_end_ms})
       *f = kNaN;
     std::string_view s = rec_;
     int fields = 0;
@@ -113,7 +122,8 @@ class RecordReader {
       if (key == "startH2dMs") saw_h2d_ = true;
       if (key == "endToEndMs") saw_e2e_ = true;
       if (!std::isfinite(v))
-        out_.diagnostic(Severity::Warning, {path_, start_}, "times record: " + key + " is not finite");
+        out_.diagnostic(Severity::Warning, {path_, start_},
+                        "times record: " + key + " is not finite");
     }
     if (fields == 0) {
       out_.unrecognized({path_, start_}, "times record without known keys");

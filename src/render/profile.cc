@@ -32,9 +32,17 @@ ojson key_values_json(const KeyValues& kv) {
 }
 
 ojson stats_json(const Stats& s) {
-  return {{"count", s.count},   {"min", s.min},       {"max", s.max},   {"mean", s.mean},
-          {"median", s.median}, {"p90", s.p90},       {"p95", s.p95},   {"p99", s.p99},
-          {"stddev", s.stddev}, {"cv_percent", s.cv_percent}, {"drift_percent", s.drift_percent}};
+  return {{"count", s.count},
+          {"min", s.min},
+          {"max", s.max},
+          {"mean", s.mean},
+          {"median", s.median},
+          {"p90", s.p90},
+          {"p95", s.p95},
+          {"p99", s.p99},
+          {"stddev", s.stddev},
+          {"cv_percent", s.cv_percent},
+          {"drift_percent", s.drift_percent}};
 }
 
 ojson group_json(const TimeGroup& g) {
@@ -61,7 +69,8 @@ void write_section(const std::string& title, const TextTable& t, const std::stri
 void write_list(const char* label, const std::vector<std::string>& names, std::ostream& os) {
   if (names.empty()) return;
   os << label << " (" << names.size() << "):\n";
-  for (size_t i = 0; i < names.size() && i < 20; ++i) os << "  " << escape_terminal(names[i]) << '\n';
+  for (size_t i = 0; i < names.size() && i < 20; ++i)
+    os << "  " << escape_terminal(names[i]) << '\n';
   if (names.size() > 20) os << "  ... " << names.size() - 20 << " more (trtlens json lists all)\n";
 }
 
@@ -115,8 +124,8 @@ TextTable perf_table(const RunInfo& r) {
 
 TextTable trace_table(const TimingTrace& tr) {
   TextTable t;
-  t.headers = {"ms", "count", "min", "max", "mean", "median", "p90", "p95", "p99", "CV %",
-               "drift %"};
+  t.headers = {"ms",  "count", "min", "max",  "mean",   "median",
+               "p90", "p95",   "p99", "CV %", "drift %"};
   t.right_align = std::vector<bool>(t.headers.size(), true);
   t.right_align[0] = false;
   auto row = [&](const char* name, const Stats& s) {
@@ -208,8 +217,9 @@ void write_profile_report(const Capture& c, const std::vector<const Build*>& bui
     os << (format == "md" ? "## " : "") << "run " << escape_terminal(r.path) << ':' << r.line
        << (r.status.empty() ? "" : " " + r.status) << '\n';
     if (!r.perf.empty()) write_section("performance summary", perf_table(r), format, os);
-    if (r.times) write_section("times (" + std::to_string(r.times->records.size()) + " queries)",
-                               trace_table(*r.times), format, os);
+    if (r.times)
+      write_section("times (" + std::to_string(r.times->records.size()) + " queries)",
+                    trace_table(*r.times), format, os);
   }
 }
 
@@ -267,7 +277,8 @@ ojson run_json(const RunInfo& r) {
   j["device"] = key_values_json(r.device);
   j["perf"] = ojson::array();
   for (const auto& f : r.perf)
-    j["perf"].push_back({{"metric", f.metric}, {"stat", f.stat}, {"value", f.value}, {"unit", f.unit}});
+    j["perf"].push_back(
+        {{"metric", f.metric}, {"stat", f.stat}, {"value", f.value}, {"unit", f.unit}});
   j["trace_averages"] = ojson::array();
   for (const auto& a : r.trace_averages)
     j["trace_averages"].push_back({{"runs", a.runs},

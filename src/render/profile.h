@@ -1,22 +1,21 @@
 // What `trtlens profile` prints, and the time parts of `json` and `summary`.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "model/capture.h"
 #include "render/text_table.h"
 
 namespace trtlens {
 
-TextTable profile_layers_table(const Build& b);                // joined layers, engine order
+TextTable profile_layers_table(const Build& b);  // joined layers, engine order
 TextTable time_groups_table(const std::vector<TimeGroup>& g, const std::string& key_header);
 TextTable top_layers_table(const Build& b, const std::vector<size_t>& top);
-TextTable perf_table(const RunInfo& r);                          // metric x stat
-TextTable trace_table(const TimingTrace& t);                     // latency / compute stats
+TextTable perf_table(const RunInfo& r);       // metric x stat
+TextTable trace_table(const TimingTrace& t);  // latency / compute stats
 
 // The full report of `profile --format table|md` (csv gets the per-layer table only).
 void write_profile_report(const Capture& c, const std::vector<const Build*>& builds,

@@ -11,7 +11,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -94,8 +95,7 @@ class ProfileSection : public LogSection {
   void end() override {
     if (mode_ == Mode::None) return;
     if (profile_.rows.empty()) {
-      ctx_.out.diagnostic(Severity::Warning, {ctx_.path, profile_.line},
-                          "profile without rows");
+      ctx_.out.diagnostic(Severity::Warning, {ctx_.path, profile_.line}, "profile without rows");
     } else {
       if (mode_ == Mode::Table && !profile_.total)
         ctx_.out.diagnostic(Severity::Warning, {ctx_.path, last_line_},
@@ -135,8 +135,10 @@ class ProfileSection : public LogSection {
     const Grammar& g = ctx_.grammar;
     if (layout_ == 0) {
       for (int k = 1; k <= 3; ++k) {
-        if (RE2::PartialMatch(msg, g.re(std::string("profile_table_columns_") +
-                                        (k == 1 ? "82" : k == 2 ? "84" : "86")))) {
+        if (RE2::PartialMatch(msg,
+                              g.re(std::string("profile_table_columns_") + (k == 1   ? "82"
+                                                                            : k == 2 ? "84"
+                                                                                     : "86")))) {
           layout_ = k;
           profile_.format = kLayouts[k];
           return true;

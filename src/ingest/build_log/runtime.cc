@@ -10,7 +10,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -31,8 +32,8 @@ class RuntimeSection : public LogSection {
   using LogSection::LogSection;
 
   std::vector<std::string> triggers() const override {
-    return {"options_header", "device_header", "perf_summary_header", "perf_block_trt7",
-            "trace_average",  "perf_warning"};
+    return {"options_header",  "device_header", "perf_summary_header",
+            "perf_block_trt7", "trace_average", "perf_warning"};
   }
 
   bool start(size_t which, const LogLine& line) override {
@@ -134,7 +135,7 @@ class RuntimeSection : public LogSection {
     // Lines of another family that follow a block without a blank line (TRT 7).
     if (RE2::PartialMatch(msg, ctx_.grammar.re("trace_average"))) return false;
     target.emplace_back(std::string(trim(msg.substr(0, colon))),
-                          std::string(trim(msg.substr(colon + 1))));
+                        std::string(trim(msg.substr(colon + 1))));
     return true;
   }
 
@@ -198,11 +199,15 @@ class RuntimeSection : public LogSection {
     std::string unit, stat;
     std::string_view value = stat_of(rest, stat);
     if (!value_unit(value, v, unit)) return false;
-    if (label == "throughput") run.perf.push_back(PerfFigure{"Throughput", "", v, unit});
-    else if (label == "walltime") run.perf.push_back(PerfFigure{"Total Host Walltime", "", v, unit});
+    if (label == "throughput")
+      run.perf.push_back(PerfFigure{"Throughput", "", v, unit});
+    else if (label == "walltime")
+      run.perf.push_back(PerfFigure{"Total Host Walltime", "", v, unit});
     else if (label == "total compute time")
       run.perf.push_back(PerfFigure{"Total GPU Compute Time", "", v, unit});
-    else run.perf.push_back(PerfFigure{block_ == "GPU Compute" ? "GPU Compute Time" : block_, stat, v, unit});
+    else
+      run.perf.push_back(
+          PerfFigure{block_ == "GPU Compute" ? "GPU Compute Time" : block_, stat, v, unit});
     if (!e2e.empty()) {
       value = stat_of(e2e, stat);
       if (value_unit(value, v, unit))
