@@ -2,6 +2,7 @@
 #include "analysis/memory.h"  // memory (issue 3)
 
 #include "analysis/provenance.h"
+#include "analysis/time.h"  // issue 4
 
 namespace trtlens {
 
@@ -11,6 +12,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   compute_provenance(capture);
 
   // 2. time: profile rows joined to layers (issue 4)
+  analyze_time(capture);
 
   // 3. memory: tensor bytes, TensorRT's figures, liveness (issue 3)
   analyze_memory(capture, options.shapes);

@@ -64,6 +64,7 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // profile (issue 4)
+void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // provenance (issue 5)
 void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);

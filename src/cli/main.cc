@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   register_memory(app, commands);
 
   // profile (issue 4)
+  register_profile(app, commands);
 
   // provenance (issue 5)
   register_provenance(app, commands);

@@ -24,7 +24,12 @@ InputKind detect_kind(std::string_view head) {
   if (i == head.size()) return InputKind::Empty;
 
   const std::string_view body = head.substr(i);
-  if (body[0] == '{' || body[0] == '[') {
+  // A log line starts with "[05/08/2024-..." or "[TRT]"; a JSON array with '{', '[', '"' or ']'.
+  size_t k = 1;
+  while (k < body.size() && (body[k] == ' ' || body[k] == '\t' || body[k] == '\r' || body[k] == '\n')) ++k;
+  const bool json_array = body[0] == '[' && k < body.size() &&
+                          (body[k] == '{' || body[k] == '[' || body[k] == '"' || body[k] == ']');
+  if (body[0] == '{' || json_array) {
     auto has = [&](std::string_view key) { return body.find(key) != std::string_view::npos; };
     if (has("\"Layers\"") || has("\"LayerType\"") || has("\"layers\"")) return InputKind::LayerJson;
     if (has("\"latencyMs\"") || has("\"startEnqMs\"") || has("\"startInMs\"") ||

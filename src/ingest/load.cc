@@ -5,6 +5,8 @@
 #include "ingest/json_text.h"
 #include "ingest/layer_json.h"
 #include "ingest/onnx_model.h"
+#include "ingest/profile_json.h"  // issue 4
+#include "ingest/times_json.h"    // issue 4
 #include "model/assembler.h"
 
 namespace trtlens {
@@ -37,6 +39,15 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       return;
     }
     // profile-json, times-json (issue 4)
+    case InputKind::ProfileJson:
+    case InputKind::TimesJson: {
+      out.begin_input(path, to_string(kind), in->gzip());
+      LineReader lines(*in, limits.max_line_bytes);
+      if (kind == InputKind::ProfileJson) ingest_profile_json(lines, out, path);
+      else ingest_times_json(lines, out, path);
+      out.end_input(lines.lines());
+      return;
+    }
 
     // onnx (issue 5)
     case InputKind::Onnx: {

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 namespace trtlens {
@@ -377,6 +378,120 @@ void Assembler::attach_memory() {
 
 // --- timing and runtime records (issue 4) ---
 
+namespace {
+
+// Rows of `p` whose name is a layer name of `b`, directly or without " [profile N]".
+int profile_name_matches(const Build& b, const BuildProfile& p) {
+  std::map<std::string_view, int> names;
+  for (const auto& l : b.layers) {
+    names.emplace(l.name, 0);
+    names.emplace(strip_profile_suffix(l.name), 0);
+  }
+  int n = 0;
+  for (const auto& r : p.rows)
+    if (names.count(r.name) || names.count(strip_profile_suffix(r.name))) ++n;
+  return n;
+}
+
+}  // namespace
+
+void Assembler::add_profile(BuildProfile profile) {
+  profile.present = true;
+  if (profile.source.empty()) profile.source = path_;
+  bool from_log = !capture_.inputs.empty() && capture_.inputs.back().kind == "build-log";
+  profiles_.push_back(PendingProfile{std::move(profile), run_, from_log});
+}
+
+RunInfo& Assembler::run_info(SourceLoc where) {
+  auto& runs = capture_.runs;
+  if (runs.empty() || runs.back().path != path_ || runs.back().build_run != run_ ||
+      runs.back().times) {
+    RunInfo r;
+    r.path = path_;
+    r.line = where.line;
+    r.build_run = run_;
+    r.trt_version = version_;
+    runs.push_back(std::move(r));
+  }
+  return runs.back();
+}
+
+void Assembler::run_banner(const std::string& status, const std::string& version,
+                           const std::string& command_line, SourceLoc where) {
+  RunInfo& r = run_info(where);
+  if (status == "RUNNING" || r.status.empty() || r.status == "RUNNING") r.status = status;
+  if (r.command_line.empty()) r.command_line = command_line;
+  if (r.trt_version.empty()) r.trt_version = version;
+}
+
+void Assembler::add_times(TimingTrace trace) {
+  RunInfo r;
+  r.path = path_;
+  r.line = 1;
+  r.build_run = -1;
+  r.times = std::move(trace);
+  capture_.runs.push_back(std::move(r));
+}
+
+void Assembler::attach_profiles() {
+  for (auto& pending : profiles_) {
+    BuildProfile& p = pending.profile;
+    Build* target = nullptr;
+    if (pending.from_log) {
+      // A table in a log describes the engine that log built or loaded, in the same run.
+      for (auto& b : capture_.builds)
+        if (b.source.path == p.source && b.run == pending.run) target = &b;
+      if (!target)
+        for (auto& b : capture_.builds)
+          if (b.source.path == p.source) target = &b;
+    }
+    if (!target) {
+      int best = 0;
+      for (auto& b : capture_.builds) {
+        if (b.kind == ListingKind::Profile) continue;
+        int n = profile_name_matches(b, p);
+        if (n > 0 && n >= best) {
+          best = n;
+          target = &b;
+        }
+      }
+      if (!target && !capture_.builds.empty()) {
+        target = &capture_.builds.back();
+        diagnostic(Severity::Warning, {p.source, p.line},
+                   "profile names match no layer of any build; attached to build " +
+                       std::to_string(target->id) + " with every row unmatched");
+      }
+    }
+    if (!target) {
+      // Only a profile: its rows are the layers.
+      Build b;
+      b.id = int(capture_.builds.size());
+      b.kind = ListingKind::Profile;
+      b.source = SourceLoc{p.source, p.line};
+      b.names_only = true;
+      for (const auto& r : p.rows) {
+        Layer l;
+        l.name = r.name;
+        l.source = SourceLoc{p.source, r.line};
+        b.layers.push_back(std::move(l));
+      }
+      capture_.builds.push_back(std::move(b));
+      target = &capture_.builds.back();
+    }
+    if (target->profile.present) {
+      // Keep the more precise one: an exported JSON over a printed table.
+      bool keep_old = target->profile.format == "export-json" && p.format != "export-json";
+      diagnostic(Severity::Info, {p.source, p.line},
+                 std::string("build ") + std::to_string(target->id) +
+                     " has two profiles; using " +
+                     (keep_old ? target->profile.source : p.source));
+      if (keep_old) continue;
+    }
+    target->profile = std::move(p);
+  }
+  profiles_.clear();
+}
+
 // --- end of timing records ---
 
 // --- ONNX records (issue 5) ---
@@ -470,6 +585,7 @@ void Assembler::onnx_parse_graph_output(const std::string& name) {
 void Assembler::finish() {
   if (listing_open_) end_listing();
   attach_memory();  // memory (issue 3): needs every listing, before the final build is marked
+  attach_profiles();  // time (issue 4)
   for (auto& b : capture_.builds) {
     b.final = false;
     b.graph = build_engine_graph(b.layers, b.bindings);

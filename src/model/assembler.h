@@ -54,6 +54,29 @@ class Assembler {
   // --- end of memory records ---
 
   // --- timing and runtime records (issue 4): add methods below this line ---
+  // A per-layer profile (an --exportProfile file, or a --dumpProfile table or exported array
+  // inside a log). Held until finish(), which attaches it to the build it describes: a log's
+  // own profile to that log's final build of the same run, a profile file to the build whose
+  // layer names it matches best (ties: the later build); alone, it becomes a build of its own.
+  void add_profile(BuildProfile profile);
+  // The trtexec run of the current input and run (created on first use).
+  RunInfo& run_info(SourceLoc where);
+  // "&&&& RUNNING|PASSED|FAILED <name> [TensorRT vNNNN] # <command line>" (after new_run()).
+  void run_banner(const std::string& status, const std::string& version,
+                  const std::string& command_line, SourceLoc where);
+  // An --exportTimes trace: a run of its own.
+  void add_times(TimingTrace trace);
+
+ private:
+  struct PendingProfile {
+    BuildProfile profile;
+    int run = 0;
+    bool from_log = false;
+  };
+  void attach_profiles();
+  std::vector<PendingProfile> profiles_;
+
+ public:
 
   // --- end of timing records ---
 

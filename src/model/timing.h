@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,12 +16,40 @@ struct LayerTime {
   std::string profile_row;  // the profile's name for this layer when it differs
 };
 
+// Layers of one type / output precision / the reformat layers, summed (analysis).
+struct TimeGroup {
+  std::string key;
+  int layers = 0;
+  double total_ms = 0, average_ms = 0, percentage = 0;
+};
+
+// One row of a per-layer profile (--exportProfile JSON or a --dumpProfile table), as given.
+struct ProfileRow {
+  std::string name;  // verbatim (tables: trimmed of alignment padding)
+  std::optional<double> total_ms, average_ms, median_ms, percentage;  // absent when non-finite
+  uint64_t line = 0;
+};
+
 struct BuildProfile {
   bool present = false;
   std::string source;            // path of the profile
   std::optional<int64_t> count;  // iterations ("count" / "=== Profile (N iterations ) ===")
   std::vector<std::string> unmatched_rows;    // profile rows that joined no layer
   std::vector<std::string> unmatched_layers;  // layers with no profile row
+  // Added by the time work (issue 4).
+  std::string format;  // "export-json", "table-8.2", "table-8.4", "table-8.6"
+  uint64_t line = 0;   // where the profile starts in `source`
+  std::vector<ProfileRow> rows;
+  std::optional<ProfileRow> total;    // the table's "Total" row
+  std::vector<std::string> warnings;  // auxiliary streams, non-finite numbers ...
+  int joined = 0;                     // rows joined to a layer (analysis)
+  int joined_by_suffix = 0;           // of which through " [profile N]" or a truncated name
+  double sum_average_ms = 0;          // Σ per-layer averages (analysis)
+  double sum_percentage = 0;
+  std::optional<double> gpu_compute_ms;  // the run's GPU Compute Time (median, else mean)
+  std::string gpu_compute_from;          // "path: performance summary" / "path: times"
+  std::vector<TimeGroup> by_type, by_precision;  // sorted by average, largest first
+  TimeGroup reformat;                            // Reformat layers / "Reformatting CopyNode"
 };
 
 // One labelled figure of a performance summary: "Latency" / "percentile(99%)" = 2.34 ms.
@@ -29,6 +58,36 @@ struct PerfFigure {
   std::string stat;    // "min", "max", "mean", "median", "percentile(90%)", "" for scalars
   double value = 0;
   std::string unit;    // "ms", "qps", "s"
+};
+
+// One query of an --exportTimes trace; NaN where the key set lacks the field.
+struct TimeRecord {
+  double start_enq, end_enq, start_in, end_in, start_compute, end_compute, start_out, end_out,
+      in_ms, compute_ms, out_ms, latency_ms, end_to_end_ms;
+};
+
+struct Stats {
+  size_t count = 0;
+  double min = 0, max = 0, mean = 0, median = 0, p90 = 0, p95 = 0, p99 = 0, stddev = 0;
+  double cv_percent = 0;     // stddev / mean * 100
+  double drift_percent = 0;  // mean of the first 10 % of queries against the rest
+};
+
+struct TimingTrace {
+  std::string source;
+  std::string key_set;  // "7.0", "7.2", "8.0-8.2", "8.4+"
+  bool truncated = false;
+  std::vector<TimeRecord> records;
+  // Statistics (analysis).
+  Stats latency, compute;
+  double walltime_ms = 0, throughput_qps = 0;
+};
+
+// "Average on 10 runs - GPU latency: 1.8 ms - Host latency: 1.9 ms (enqueue 0.4 ms)".
+struct TraceAverage {
+  int runs = 0;
+  uint64_t line = 0;
+  std::optional<double> gpu_ms, host_ms, enqueue_ms, end_to_end_ms;
 };
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
@@ -44,9 +103,26 @@ struct RunInfo {
       device;
   std::vector<PerfFigure> perf;
   std::vector<std::string> warnings;
+  // Added by the time work (issue 4).
+  std::vector<TraceAverage> trace_averages;
+  std::optional<TimingTrace> times;  // an --exportTimes file is a run of its own
+  int build_run = -1;                // Build::run of the same log, -1 for a times file
 
   // The value of `key` in the build options ("" when absent).
   std::string build_option(const std::string& key) const;
 };
+
+// `name` without a trailing " [profile N]" (the suffix TensorRT gives the layers of the second
+// and later optimization profiles); `name` itself when it has none.
+inline std::string_view strip_profile_suffix(std::string_view name) {
+  if (name.empty() || name.back() != ']') return name;
+  size_t open = name.rfind(" [profile ");
+  if (open == std::string_view::npos) return name;
+  std::string_view digits = name.substr(open + 10, name.size() - open - 11);
+  if (digits.empty()) return name;
+  for (char c : digits)
+    if (c < '0' || c > '9') return name;
+  return name.substr(0, open);
+}
 
 }  // namespace trtlens

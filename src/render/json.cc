@@ -2,6 +2,7 @@
 #include "render/memory.h"  // memory (issue 3)
 
 #include "render/provenance.h"  // onnx (issue 5)
+#include "render/profile.h"  // issue 4
 
 namespace trtlens {
 
@@ -39,6 +40,7 @@ ojson layer_json(const Layer& layer) {
   j["memory"] = layer_memory_json(layer.memory);
 
   // layers[].time (issue 4)
+  j["time"] = layer_time_json(layer.time);
 
   // layers[].onnx_nodes (issue 5)
   j["onnx_nodes"] = layer.onnx_nodes;
@@ -64,6 +66,7 @@ ojson build_json(const Build& b) {
   j["memory"] = build_memory_json(b);
 
   // builds[].profile (issue 4)
+  j["profile"] = build_profile_json(b.profile);
 
   return j;
 }
@@ -82,6 +85,8 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
   j["builds"] = ojson::array();
   for (const Build* b : builds) j["builds"].push_back(build_json(*b));
   // runtime (issue 4)
+  j["runs"] = ojson::array();
+  for (const auto& r : c.runs) j["runs"].push_back(run_json(r));
 
   // onnx (issue 5)
   j["onnx"] = onnx_json(c.onnx);

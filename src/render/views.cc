@@ -4,6 +4,7 @@
 #include "analysis/summary.h"
 #include "render/escape.h"
 #include "render/memory.h"  // memory (issue 3)
+#include "render/profile.h"  // issue 4
 
 namespace trtlens {
 
@@ -105,6 +106,8 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     write_memory_summary(*b, os);
 
     // time (issue 4)
+    write_time_summary(*b, os);
+    if (b == builds.back()) write_runs_summary(c, os);
 
     // provenance (issue 5)
     if (b->final && (!c.onnx.nodes.empty() || !c.onnx.layer_counts.empty()))

@@ -20,6 +20,9 @@ class RunSection : public LogSection {
       RE2::PartialMatch(line.message, g.re("run_banner"), &state, &name, &version, &command);
       if (state == "RUNNING") ctx_.out.new_run();
       if (!version.empty()) ctx_.out.trt_version(trt_version_from_number(version));
+      // time (issue 4): the run's status and exact command line.
+      ctx_.out.run_banner(state, version.empty() ? "" : trt_version_from_number(version), command,
+                          ctx_.at(line));
     } else {
       std::string version;
       RE2::PartialMatch(line.message, g.re("trt_version_line"), &version);

@@ -58,6 +58,8 @@ std::unique_ptr<LogSection> make_onnx_parse_section(LogContext& ctx);
 bool parse_onnx_value_list(std::string_view text, std::vector<OnnxValue>& out, std::string* error);
 
 // time: profiles, runtime sections (issue 4)
+std::unique_ptr<LogSection> make_profile_section(LogContext& ctx);
+std::unique_ptr<LogSection> make_runtime_section(LogContext& ctx);
 
 // ONNX parse and fusion lines (issue 5)
 std::unique_ptr<LogSection> make_fusion_section(LogContext& ctx);

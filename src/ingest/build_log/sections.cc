@@ -12,6 +12,8 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
   s.push_back(make_onnx_parse_section(ctx));
 
   // time: profiles, runtime sections (issue 4)
+  s.push_back(make_profile_section(ctx));
+  s.push_back(make_runtime_section(ctx));
 
   // ONNX parse and fusion lines (issue 5)
   s.push_back(make_fusion_section(ctx));
