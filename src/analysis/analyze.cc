@@ -1,5 +1,7 @@
 #include "analysis/analyze.h"
 
+#include "analysis/findings.h"
+
 namespace trtlens {
 
 void analyze(Capture& capture, const AnalysisOptions& options) {
@@ -11,6 +13,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   // 3. memory: tensor bytes, TensorRT's figures, liveness (issue 3)
 
   // 4. findings, last: they read everything above (issue 8)
+  capture.findings = run_findings(capture, options.ignore_findings);
 
   (void)capture;
 }

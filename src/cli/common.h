@@ -71,6 +71,7 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 // dot, report (issue 7)
 
 // findings (issue 8)
+void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 
 }  // namespace trtlens

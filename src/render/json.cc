@@ -1,5 +1,7 @@
 #include "render/json.h"
 
+#include "render/findings.h"
+
 namespace trtlens {
 
 using ojson = nlohmann::ordered_json;
@@ -80,6 +82,7 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
   // onnx (issue 5)
 
   // findings (issue 8)
+  j["findings"] = findings_json(findings_for(c, builds));
 
   j["diagnostics"] = ojson::array();
   for (const auto& d : c.diagnostics) {

@@ -2,6 +2,7 @@
 
 #include "analysis/summary.h"
 #include "render/escape.h"
+#include "render/findings.h"
 
 namespace trtlens {
 
@@ -112,6 +113,7 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     }
   }
   // findings (issue 8)
+  write_findings_brief(findings_for(c, builds), os);
 
   write_diagnostics(c, os);
 }
