@@ -209,6 +209,7 @@ bool is_bookkeeping(const Layer& l) {
 namespace {
 bool names_qdq(const std::string& s) {
   return s.find("QuantizeLinear") != std::string::npos ||
+         s.find("DequantizeLinear") != std::string::npos ||
          s.find("quantize_linear") != std::string::npos ||
          s.find("_quantizer") != std::string::npos;
 }
