@@ -1,14 +1,14 @@
 // Findings: each rule on an input that triggers it and one that does not. Expected values
 // come from TREx's published lint expectations, the seed log and hand arithmetic on the
 // fixtures (fixtures/findings/*), never from trtlens's own output.
+#include "analysis/findings.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "analysis/analyze.h"
-#include "analysis/findings.h"
 #include "model/engine_graph.h"
 #include "test_support.h"
 
@@ -96,7 +96,8 @@ TEST(FindingsCorpus, MobilenetQdqReformatFromInput) {
   auto layout = with_id(c, "reformat-layout");
   ASSERT_EQ(layout.size(), 1u);
   EXPECT_EQ(layout[0]->layers,
-            std::vector<std::string>{"Reformatting CopyNode for Input Tensor 0 to GlobalAveragePool_843"});
+            std::vector<std::string>{
+                "Reformatting CopyNode for Input Tensor 0 to GlobalAveragePool_843"});
 }
 
 TEST(FindingsCorpus, MobilenetDepthwiseIsNotCalledUnaccelerated) {
@@ -107,17 +108,17 @@ TEST(FindingsCorpus, MobilenetDepthwiseIsNotCalledUnaccelerated) {
   EXPECT_EQ(about(c, "no-tensor-core", dw), nullptr);
   EXPECT_EQ(about(c, "channels-unaligned", dw), nullptr);
   // Its first convolution really runs a dp4a (int8x4) kernel: that one is reported.
-  EXPECT_NE(about(c, "no-tensor-core",
-                  "features.0.0.weight + QuantizeLinear_8 + Conv_12 + PWN(Clip_16)"),
-            nullptr);
+  EXPECT_NE(
+      about(c, "no-tensor-core", "features.0.0.weight + QuantizeLinear_8 + Conv_12 + PWN(Clip_16)"),
+      nullptr);
 }
 
 // --- seed 000 (INT8 build log excerpt) ---
 
 TEST(FindingsSeed, Int8InputReformatAndFloatOutputConv) {
   Capture c = analyzed({fixture("seed000_int8.log")});
-  const Finding* io = about(c, "reformat-io",
-                            "Reformatting CopyNode for Input Tensor 0 to Conv_0 + PWN(Clip_3)");
+  const Finding* io =
+      about(c, "reformat-io", "Reformatting CopyNode for Input Tensor 0 to Conv_0 + PWN(Clip_3)");
   ASSERT_NE(io, nullptr);
   EXPECT_EQ(io->evidence["items"][0]["conversion"], "FP32 -> INT8");
   // Float(1,3,512,768) in, Int8(1,3,512,768) out: 1179648*4 + 1179648 bytes.
@@ -248,8 +249,8 @@ Capture chain(const std::vector<std::pair<std::string, double>>& types_shares,
   for (size_t i = 0; i < types_shares.size(); ++i) {
     const auto& [type, share] = types_shares[i];
     b.layers.push_back(fp16_layer(type + "_" + std::to_string(i), type,
-                                  i ? "t" + std::to_string(i - 1) : "in",
-                                  "t" + std::to_string(i), share, share * ms_per_percent));
+                                  i ? "t" + std::to_string(i - 1) : "in", "t" + std::to_string(i),
+                                  share, share * ms_per_percent));
   }
   b.profile.present = true;
   b.profile.count = 500;
@@ -275,8 +276,8 @@ TEST(FindingsTime, MyelinShare) {
   ASSERT_TRUE(has(fs, "myelin-share"));
   auto it = std::find_if(fs.begin(), fs.end(), [](auto& f) { return f.id == "myelin-share"; });
   EXPECT_DOUBLE_EQ(it->evidence["time_share_percent"].get<double>(), 60.0);
-  EXPECT_FALSE(has(run_findings(chain({{"CaskConvolution", 60}, {"CaskPooling", 40}}), {}),
-                   "myelin-share"));
+  EXPECT_FALSE(
+      has(run_findings(chain({{"CaskConvolution", 60}, {"CaskPooling", 40}}), {}), "myelin-share"));
 }
 
 TEST(FindingsTime, TinyLayersAddingUp) {
@@ -292,8 +293,8 @@ TEST(FindingsTime, TinyLayersAddingUp) {
 TEST(FindingsTime, ShapeCopyShare) {
   EXPECT_TRUE(has(run_findings(chain({{"Shuffle", 8}, {"Slice", 7}, {"CaskConvolution", 85}}), {}),
                   "shape-copy-share"));
-  EXPECT_FALSE(has(run_findings(chain({{"Shuffle", 5}, {"CaskConvolution", 95}}), {}),
-                   "shape-copy-share"));
+  EXPECT_FALSE(
+      has(run_findings(chain({{"Shuffle", 5}, {"CaskConvolution", 95}}), {}), "shape-copy-share"));
 }
 
 TEST(FindingsTime, LayerSumFarAboveGpuCompute) {
@@ -304,7 +305,8 @@ TEST(FindingsTime, LayerSumFarAboveGpuCompute) {
   c.runs.push_back(run);
   auto fs = run_findings(c, {});
   ASSERT_TRUE(has(fs, "layer-sum-overhead"));
-  auto it = std::find_if(fs.begin(), fs.end(), [](auto& f) { return f.id == "layer-sum-overhead"; });
+  auto it =
+      std::find_if(fs.begin(), fs.end(), [](auto& f) { return f.id == "layer-sum-overhead"; });
   EXPECT_DOUBLE_EQ(it->evidence["ratio"].get<double>(), 2.0);
   c.runs[0].perf[0].value = 1.9;  // 2.0 / 1.9 < 1.2
   EXPECT_FALSE(has(run_findings(c, {}), "layer-sum-overhead"));

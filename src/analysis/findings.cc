@@ -12,16 +12,25 @@ namespace trtlens {
 
 const std::vector<FindingRule>& finding_rules() {
   static const std::vector<FindingRule> rules = {
-      {"reformat-qdq", "reformat", "Reformat layers that TensorRT made from Q/DQ nodes (Origin QDQ): count, bytes, time"},
-      {"reformat-io", "reformat", "Reformat layers converting a graph input or output: count, bytes, time"},
-      {"reformat-precision", "reformat", "Reformat layers changing precision between two layers: count, bytes, time"},
-      {"reformat-layout", "reformat", "Reformat layers changing only layout/vectorisation: count, bytes, time"},
-      {"precision-island", "precision", "Layers running at FP32 in a build that allows a lower precision, with the likely reason"},
-      {"qdq-unfused", "quantization", "Standalone Scale/Quantize/Dequantize layer with a quantized type on one side only"},
-      {"qdq-float-op", "quantization", "Layer with a Q/DQ node fused in that still computes in float"},
+      {"reformat-qdq", "reformat",
+       "Reformat layers that TensorRT made from Q/DQ nodes (Origin QDQ): count, bytes, time"},
+      {"reformat-io", "reformat",
+       "Reformat layers converting a graph input or output: count, bytes, time"},
+      {"reformat-precision", "reformat",
+       "Reformat layers changing precision between two layers: count, bytes, time"},
+      {"reformat-layout", "reformat",
+       "Reformat layers changing only layout/vectorisation: count, bytes, time"},
+      {"precision-island", "precision",
+       "Layers running at FP32 in a build that allows a lower precision, with the likely reason"},
+      {"qdq-unfused", "quantization",
+       "Standalone Scale/Quantize/Dequantize layer with a quantized type on one side only"},
+      {"qdq-float-op", "quantization",
+       "Layer with a Q/DQ node fused in that still computes in float"},
       {"int8-float-output", "quantization", "INT8 convolution/GEMM whose output is float"},
-      {"channels-unaligned", "kernels", "Convolution channels not a multiple of 16 (INT8/FP8) or 8 (FP16/BF16); depthwise excluded"},
-      {"no-tensor-core", "kernels", "Non-FP32 convolution/GEMM whose kernel name shows no tensor-core kernel"},
+      {"channels-unaligned", "kernels",
+       "Convolution channels not a multiple of 16 (INT8/FP8) or 8 (FP16/BF16); depthwise excluded"},
+      {"no-tensor-core", "kernels",
+       "Non-FP32 convolution/GEMM whose kernel name shows no tensor-core kernel"},
       {"hot-layer", "time", "One layer takes 10% or more of the profiled time"},
       {"myelin-share", "time", "Share of time spent in Myelin / ForeignNode layers"},
       {"tiny-layers", "time", "Many layers under 0.5% each that add up to 20% or more"},
@@ -31,8 +40,10 @@ const std::vector<FindingRule>& finding_rules() {
       {"profile-one-iteration", "sanity", "The profile covers a single iteration"},
       {"profile-percent-sum", "sanity", "Profile percentages do not add up to about 100"},
       {"profile-unmatched", "sanity", "Profile rows that match no layer of the build"},
-      {"ambiguous-final-build", "sanity", "Several builds in the inputs; which one is final is a guess"},
-      {"names-only", "sanity", "Layer listing without tensors: rebuild with --profilingVerbosity=detailed"},
+      {"ambiguous-final-build", "sanity",
+       "Several builds in the inputs; which one is final is a guess"},
+      {"names-only", "sanity",
+       "Layer listing without tensors: rebuild with --profilingVerbosity=detailed"},
   };
   return rules;
 }
@@ -110,8 +121,10 @@ BuildView::BuildView(const Capture& c, const Build& b) : capture(c), build(b) {
   std::vector<const RunInfo*> same_file;
   for (const auto& r : c.runs)
     if (r.path == b.source.path) same_file.push_back(&r);
-  if (b.run >= 0 && size_t(b.run) < same_file.size()) run = same_file[size_t(b.run)];
-  else if (c.runs.size() == 1) run = &c.runs.front();
+  if (b.run >= 0 && size_t(b.run) < same_file.size())
+    run = same_file[size_t(b.run)];
+  else if (c.runs.size() == 1)
+    run = &c.runs.front();
 }
 
 std::optional<double> BuildView::share(int i) const {
@@ -202,8 +215,8 @@ bool is_depthwise(const Layer& l) {
 }
 
 bool is_bookkeeping(const Layer& l) {
-  return l.type == "NoOp" || l.type == "Constant" || l.type == "shape_call" ||
-         l.type == "signal" || l.type == "wait";
+  return l.type == "NoOp" || l.type == "Constant" || l.type == "shape_call" || l.type == "signal" ||
+         l.type == "wait";
 }
 
 namespace {

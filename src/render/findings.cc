@@ -9,7 +9,8 @@ namespace trtlens {
 
 using ojson = nlohmann::ordered_json;
 
-std::vector<const Finding*> findings_for(const Capture& c, const std::vector<const Build*>& builds) {
+std::vector<const Finding*> findings_for(const Capture& c,
+                                         const std::vector<const Build*>& builds) {
   std::vector<const Finding*> out;
   for (const auto& f : c.findings) {
     bool wanted = f.build < 0 || std::any_of(builds.begin(), builds.end(),
@@ -87,9 +88,11 @@ void write_findings_text(const std::vector<const Finding*>& fs, std::ostream& os
           os << "    ... " << items->size() - 5 << " more (--format json lists all)\n";
           break;
         }
+        std::string conversion = it.value("conversion", "");
+        std::string formats = it.value("from_format", "") + " -> " + it.value("to_format", "");
         os << "    " << escape_terminal(it.value("layer", "")) << ": "
-           << it.value("conversion", "") << ", " << escape_terminal(it.value("from_format", ""))
-           << " -> " << escape_terminal(it.value("to_format", ""));
+           << escape_terminal(conversion);
+        if (formats != conversion) os << ", " << escape_terminal(formats);
         if (it.contains("between")) {
           const auto& b = it["between"];
           os << ", between " << escape_terminal(b.value("from", "")) << " and ";

@@ -1,10 +1,9 @@
 // Findings as terminal text, Markdown and JSON.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "model/capture.h"
 

@@ -40,9 +40,10 @@ Allowed allowed_precisions(const BuildView& v) {
 
 // Op types that commonly have no reduced-precision kernel.
 const char* float_only_op(const Layer& l) {
-  static const char* ops[] = {"TopK",    "NonZero",       "NonMaxSuppression", "ScatterND",
-                              "Scatter", "GatherElements", "CumSum",           "Cumsum",
-                              "Range",   "ArgMax",         "ArgMin",           "Einsum"};
+  static const char* ops[] = {"TopK",      "NonZero", "NonMaxSuppression",
+                              "ScatterND", "Scatter", "GatherElements",
+                              "CumSum",    "Cumsum",  "Range",
+                              "ArgMax",    "ArgMin",  "Einsum"};
   for (const char* op : ops)
     if (l.name.find(op) != std::string::npos || l.type.find(op) != std::string::npos) return op;
   return nullptr;
@@ -107,7 +108,8 @@ void precision_rules(const BuildView& v, std::vector<Finding>& out) {
       }
       for (const auto& t : l.outputs) {
         if (v.graph_outputs.count(t.name) && t.dtype == "FP32")
-          reasons.push_back("writes graph output " + t.name + " in FP32 (output binding precision)");
+          reasons.push_back("writes graph output " + t.name +
+                            " in FP32 (output binding precision)");
         if (auto c = v.consumers.find(t.name); c != v.consumers.end())
           for (int j : c->second)
             if (is_reformat(layers[size_t(j)]) && !layers[size_t(j)].outputs.empty() &&
@@ -123,12 +125,16 @@ void precision_rules(const BuildView& v, std::vector<Finding>& out) {
       reasons.push_back("no Q/DQ around the node while the model is explicitly quantized");
     if (reasons.empty())
       reasons.push_back("no reason visible in the inputs (check layer precision constraints)");
-    std::sort(reasons.begin(), reasons.end());
-    reasons.erase(std::unique(reasons.begin(), reasons.end()), reasons.end());
+    // Keep the first (most specific) mention of each reason.
+    std::vector<std::string> unique;
+    for (auto& r : reasons)
+      if (std::find(unique.begin(), unique.end(), r) == unique.end()) unique.push_back(r);
+    reasons = std::move(unique);
 
     std::string msg = std::to_string(members.size()) + " layer" +
-                      (members.size() == 1 ? " runs" : "s run") + " in FP32 while the build allows " +
-                      allowed_text + ": " + layers[size_t(members.front())].name;
+                      (members.size() == 1 ? " runs" : "s run") +
+                      " in FP32 while the build allows " + allowed_text + ": " +
+                      layers[size_t(members.front())].name;
     if (members.size() > 1) msg += " and " + std::to_string(members.size() - 1) + " more";
     msg += " (likely: " + reasons.front() + ")";
     Finding f = make_finding(v, "precision-island", Severity::Warning, msg,

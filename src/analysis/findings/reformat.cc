@@ -58,10 +58,10 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
                              ? origin_it->get<std::string>()
                              : "";
     bool at_io = v.graph_inputs.count(from.name) || v.graph_outputs.count(to.name);
-    Group* g = origin == "QDQ" ? &qdq
-               : at_io         ? &io
+    Group* g = origin == "QDQ"                                                        ? &qdq
+               : at_io                                                                ? &io
                : (from.dtype != to.dtype && !from.dtype.empty() && !to.dtype.empty()) ? &prec
-                                                                                       : &layout;
+                                                                                      : &layout;
     Item it;
     it.layer = int(i);
     auto in_b = tensor_bytes(from), out_b = tensor_bytes(to);
@@ -104,14 +104,15 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
     double ms = 0, share = 0;
     for (const auto& it : g->items) bytes += it.bytes, ms += it.avg_ms, share += it.share;
     std::string msg = std::to_string(g->items.size()) + " reformat layer" +
-                      (g->items.size() == 1 ? " " : "s ") + g->why + (g->items.size() == 1 ? " moves " : " move ") +
-                      format_bytes(bytes) + " per inference";
+                      (g->items.size() == 1 ? " " : "s ") + g->why +
+                      (g->items.size() == 1 ? " moves " : " move ") + format_bytes(bytes) +
+                      " per inference";
     if (v.has_time) msg += ", " + fmt(share, 1) + "% of layer time";
     const auto& worst = g->items.front().json;
     msg += "; worst: " + worst["layer"].get<std::string>() + " (" +
            worst["conversion"].get<std::string>() + ")";
-    Finding f = make_finding(v, g->id, v.has_time && share >= 5.0 ? Severity::Warning : Severity::Info,
-                             msg, g->hint);
+    Finding f = make_finding(
+        v, g->id, v.has_time && share >= 5.0 ? Severity::Warning : Severity::Info, msg, g->hint);
     ojson items = ojson::array();
     for (const auto& it : g->items) {
       add_layer(f, v.build.layers[size_t(it.layer)]);

@@ -37,7 +37,8 @@ void add_layer(Finding& f, const Layer& layer);  // name + its ONNX nodes
 // Predicates over canonical values and layers.
 bool is_float(const std::string& dtype);      // FP32 FP16 BF16
 bool is_quantized(const std::string& dtype);  // INT8 FP8 INT4 FP4 UINT8
-int precision_rank(const std::string& dtype); // FP32 3, FP16/BF16 2, INT8/FP8 1, INT4/FP4 0, -1 other
+int precision_rank(
+    const std::string& dtype);  // FP32 3, FP16/BF16 2, INT8/FP8 1, INT4/FP4 0, -1 other
 std::optional<uint64_t> tensor_bytes(const Tensor& t);
 std::string parameter_type(const Layer& l);  // JSON ParameterType, "" when absent
 bool is_convolution(const Layer& l);

@@ -8,11 +8,11 @@ namespace trtlens::findings {
 void sanity_rules(const BuildView& v, std::vector<Finding>& out) {
   const Build& b = v.build;
   if (b.names_only) {
-    Finding f = make_finding(
-        v, "names-only", Severity::Warning,
-        "build " + std::to_string(b.id) + " lists " + std::to_string(b.layers.size()) +
-            " layer names without tensors, types or tactics; most checks cannot run",
-        "Rebuild (or re-export) with --profilingVerbosity=detailed.");
+    Finding f =
+        make_finding(v, "names-only", Severity::Warning,
+                     "build " + std::to_string(b.id) + " lists " + std::to_string(b.layers.size()) +
+                         " layer names without tensors, types or tactics; most checks cannot run",
+                     "Rebuild (or re-export) with --profilingVerbosity=detailed.");
     f.evidence = {{"layers", b.layers.size()}};
     out.push_back(std::move(f));
   }
@@ -45,9 +45,9 @@ void sanity_rules(const BuildView& v, std::vector<Finding>& out) {
             std::to_string(b.id) + ", e.g. " + p.unmatched_rows.front(),
         "The profile is probably from another engine build; export layer info and profile "
         "from the same trtexec run.");
-    std::vector<std::string> rows(p.unmatched_rows.begin(),
-                                  p.unmatched_rows.begin() +
-                                      std::min<size_t>(p.unmatched_rows.size(), 20));
+    std::vector<std::string> rows(
+        p.unmatched_rows.begin(),
+        p.unmatched_rows.begin() + std::min<size_t>(p.unmatched_rows.size(), 20));
     f.evidence = {{"rows", p.unmatched_rows.size()}, {"examples", rows}};
     out.push_back(std::move(f));
   }
@@ -68,13 +68,15 @@ void capture_rules(const Capture& c, std::vector<Finding>& out) {
   f.message = std::to_string(c.builds.size()) + " builds in the inputs; build " +
               std::to_string(fin->id) + " (" + fin->source.path + ":" +
               std::to_string(fin->source.line) + ") was taken as final" +
-              (same_run > 1 ? ", but " + std::to_string(same_run) + " come from the same run"
-                            : "");
+              (same_run > 1 ? ", but " + std::to_string(same_run) + " come from the same run" : "");
   f.hint = "Pick one with --build N (or --build all) and check the findings per build.";
   nlohmann::ordered_json builds = nlohmann::ordered_json::array();
   for (const auto& b : c.builds)
-    builds.push_back({{"id", b.id}, {"path", b.source.path}, {"line", b.source.line},
-                      {"run", b.run}, {"layers", b.layers.size()}});
+    builds.push_back({{"id", b.id},
+                      {"path", b.source.path},
+                      {"line", b.source.line},
+                      {"run", b.run},
+                      {"layers", b.layers.size()}});
   f.evidence = {{"final", fin->id}, {"same_run", same_run}, {"builds", builds}};
   out.push_back(std::move(f));
 }

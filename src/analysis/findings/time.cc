@@ -12,9 +12,9 @@ bool is_myelin(const Layer& l) {
 }
 
 bool is_shape_or_copy(const Layer& l) {
-  static const char* kinds[] = {"Shuffle", "reshape",  "shape_call", "Cast",  "Identity",
-                                "Copy",    "Slice",    "Concatenation", "Padding", "Gather",
-                                "Shape"};
+  static const char* kinds[] = {"Shuffle",  "reshape", "shape_call", "Cast",
+                                "Identity", "Copy",    "Slice",      "Concatenation",
+                                "Padding",  "Gather",  "Shape"};
   std::string p = parameter_type(l);
   for (const char* k : kinds)
     if (l.type == k || p == k) return true;
@@ -51,8 +51,9 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
                       " run on auxiliary streams" +
                       (warned ? " (the run log warns about it)" : "") +
                       "; layers overlap, so per-layer times do not add up to latency";
-    streams.hint = "Compare with the engine latency, not the per-layer sum; "
-                   "--maxAuxStreams=0 gives a serial profile.";
+    streams.hint =
+        "Compare with the engine latency, not the per-layer sum; "
+        "--maxAuxStreams=0 gives a serial profile.";
     streams.evidence = {{"aux_layers", aux}, {"run_warning", warned}};
     out.push_back(std::move(streams));
   }
@@ -78,29 +79,33 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
     }
     if (is_myelin(l)) myelin += *share, ++myelin_n, add_layer(myl, l);
     if (is_shape_or_copy(l)) shape += *share, ++shape_n, add_layer(shp, l);
-    if (*share > 0 && *share < 0.5 && !is_bookkeeping(l)) tiny += *share, ++tiny_n, add_layer(tin, l);
+    if (*share > 0 && *share < 0.5 && !is_bookkeeping(l))
+      tiny += *share, ++tiny_n, add_layer(tin, l);
   }
   if (myelin_n) {
     myl.message = std::to_string(myelin_n) + " Myelin/ForeignNode layer" +
                   (myelin_n == 1 ? "" : "s") + " take " + fmt(myelin, 1) + "% of layer time";
-    myl.hint = "Their inside is opaque to per-layer profiling; a detailed layer export "
-               "(TRT 10) lists the kernels inside.";
+    myl.hint =
+        "Their inside is opaque to per-layer profiling; a detailed layer export "
+        "(TRT 10) lists the kernels inside.";
     myl.evidence = {{"layers", myelin_n}, {"time_share_percent", myelin}};
     out.push_back(std::move(myl));
   }
   if (shape_n && shape >= 10.0) {
     shp.message = std::to_string(shape_n) + " shuffle/shape/cast/copy layers take " +
                   fmt(shape, 1) + "% of layer time";
-    shp.hint = "Data movement, not math: look for transposes/reshapes the model could avoid "
-               "or fold into neighbours.";
+    shp.hint =
+        "Data movement, not math: look for transposes/reshapes the model could avoid "
+        "or fold into neighbours.";
     shp.evidence = {{"layers", shape_n}, {"time_share_percent", shape}};
     out.push_back(std::move(shp));
   }
   if (tiny_n >= 20 && tiny >= 20.0) {
-    tin.message = std::to_string(tiny_n) + " layers under 0.5% each add up to " +
-                  fmt(tiny, 1) + "% of layer time";
-    tin.hint = "Launch overhead dominates small layers: look for missed fusions; CUDA graphs "
-               "(--useCudaGraph) hide launch cost.";
+    tin.message = std::to_string(tiny_n) + " layers under 0.5% each add up to " + fmt(tiny, 1) +
+                  "% of layer time";
+    tin.hint =
+        "Launch overhead dominates small layers: look for missed fusions; CUDA graphs "
+        "(--useCudaGraph) hide launch cost.";
     tin.evidence = {{"layers", tiny_n}, {"time_share_percent", tiny}};
     out.push_back(std::move(tin));
   }
@@ -109,11 +114,12 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
     Finding f = make_finding(
         v, "layer-sum-overhead", Severity::Warning,
         "per-layer average times sum to " + fmt(v.total_avg_ms, 3) + " ms, " +
-            fmt(v.total_avg_ms / *gpu, 2) + "x the engine's GPU compute time of " +
-            fmt(*gpu, 3) + " ms",
+            fmt(v.total_avg_ms / *gpu, 2) + "x the engine's GPU compute time of " + fmt(*gpu, 3) +
+            " ms",
         "Per-layer profiling adds event overhead to every layer; use the shares, not the "
         "absolute sum, and the performance summary for latency.");
-    f.evidence = {{"layer_sum_ms", v.total_avg_ms}, {"gpu_compute_ms", *gpu},
+    f.evidence = {{"layer_sum_ms", v.total_avg_ms},
+                  {"gpu_compute_ms", *gpu},
                   {"ratio", v.total_avg_ms / *gpu}};
     out.push_back(std::move(f));
   }
