@@ -131,6 +131,23 @@ TEST(FindingsSeed, Int8InputReformatAndFloatOutputConv) {
   EXPECT_TRUE(with_id(c, "ambiguous-final-build").empty());
 }
 
+// Seed 002 (TRT 8.2, INT8): line 59 is a standalone Scale quantizing the FP32 input; lines
+// 107-108 are an INT8 convolution writing Float into a reformat that feeds graph output "hm".
+TEST(FindingsSeed, StandaloneQuantizeScaleIsUnfusedNotAnIsland) {
+  TRTLENS_REQUIRE_SHARED();
+  Capture c = analyzed({test::shared_dir() + "/seeds/002_4e1b64db6c7b7a92.txt"});
+  const Finding* f = about(c, "qdq-unfused", "QuantizeLinear_2_quantize_scale_node");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->evidence["from"], "FP32");
+  EXPECT_EQ(f->evidence["to"], "INT8");
+  EXPECT_EQ(about(c, "precision-island", "QuantizeLinear_2_quantize_scale_node"), nullptr);
+  const Finding* hm = about(c, "int8-float-output",
+                            "hm.2.weight + QuantizeLinear_626_quantize_scale_node + Conv_628");
+  ASSERT_NE(hm, nullptr);
+  EXPECT_EQ(hm->evidence["graph_output"], true);
+  EXPECT_EQ(hm->severity, Severity::Info);
+}
+
 // --- hand-made fixtures: fixtures/findings/problems_int8.json triggers, clean_fp16.json not ---
 
 TEST(FindingsFixtures, CleanFp16BuildHasNoFindings) {

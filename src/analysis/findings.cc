@@ -214,6 +214,13 @@ bool is_depthwise(const Layer& l) {
   return *groups == l.inputs[0].dims[1];
 }
 
+bool is_qdq_layer(const Layer& l) {
+  std::string p = parameter_type(l);
+  for (const char* t : {"Scale", "Quantize", "Dequantize"})
+    if (l.type == t || p == t) return true;
+  return false;
+}
+
 bool is_bookkeeping(const Layer& l) {
   return l.type == "NoOp" || l.type == "Constant" || l.type == "shape_call" || l.type == "signal" ||
          l.type == "wait";

@@ -66,7 +66,9 @@ void precision_rules(const BuildView& v, std::vector<Finding>& out) {
   std::vector<bool> is_candidate(layers.size(), false);
   for (size_t i = 0; i < layers.size(); ++i) {
     const Layer& l = layers[i];
-    if (is_reformat(l) || is_bookkeeping(l) || compute_dtype(l) != "FP32") continue;
+    // Q/DQ layers convert by definition; qdq-unfused reports the standalone ones.
+    if (is_reformat(l) || is_bookkeeping(l) || is_qdq_layer(l) || compute_dtype(l) != "FP32")
+      continue;
     is_candidate[i] = true;
     candidates.push_back(int(i));
   }

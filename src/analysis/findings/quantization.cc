@@ -5,13 +5,6 @@
 namespace trtlens::findings {
 namespace {
 
-bool is_qdq_layer(const Layer& l) {
-  std::string p = parameter_type(l);
-  for (const char* t : {"Scale", "Quantize", "Dequantize"})
-    if (l.type == t || p == t) return true;
-  return false;
-}
-
 bool any_quantized(const Layer& l) {
   for (const auto* ts : {&l.inputs, &l.outputs})
     for (const auto& t : *ts)
@@ -26,14 +19,15 @@ bool any_float(const Layer& l) {
   return false;
 }
 
-// The tensor is a graph output, directly or through no-op layers.
+// The tensor is a graph output, directly or through no-op / reformat layers.
 bool feeds_graph_output(const BuildView& v, const std::string& tensor, int depth = 0) {
   if (v.graph_outputs.count(tensor)) return true;
   auto c = v.consumers.find(tensor);
   if (depth > 4 || c == v.consumers.end() || c->second.empty()) return false;
   for (int j : c->second) {
     const Layer& l = v.build.layers[size_t(j)];
-    if (l.type != "NoOp" || l.outputs.empty()) return false;
+    bool pass_through = l.type == "NoOp" || is_reformat(l);  // layout-only on the way out
+    if (!pass_through || l.outputs.empty()) return false;
     if (!feeds_graph_output(v, l.outputs.front().name, depth + 1)) return false;
   }
   return true;

@@ -13,6 +13,7 @@ struct Item {
   int layer;
   ojson json;
   uint64_t bytes = 0;
+  bool bytes_known = false;
   double avg_ms = 0, share = 0;
 };
 
@@ -66,6 +67,7 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
     it.layer = int(i);
     auto in_b = tensor_bytes(from), out_b = tensor_bytes(to);
     it.bytes = in_b.value_or(0) + out_b.value_or(0);
+    it.bytes_known = in_b && out_b;
     it.avg_ms = v.avg_ms(int(i)).value_or(0);
     it.share = v.share(int(i)).value_or(0);
     ojson between = ojson::object();
@@ -102,11 +104,14 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
     });
     uint64_t bytes = 0;
     double ms = 0, share = 0;
-    for (const auto& it : g->items) bytes += it.bytes, ms += it.avg_ms, share += it.share;
+    bool sized = false;
+    for (const auto& it : g->items)
+      bytes += it.bytes, ms += it.avg_ms, share += it.share, sized = sized || it.bytes_known;
     std::string msg = std::to_string(g->items.size()) + " reformat layer" +
                       (g->items.size() == 1 ? " " : "s ") + g->why +
-                      (g->items.size() == 1 ? " moves " : " move ") + format_bytes(bytes) +
-                      " per inference";
+                      (sized ? (g->items.size() == 1 ? " moves " : " move ") + format_bytes(bytes) +
+                                   " per inference"
+                             : std::string(" (tensor sizes not given)"));
     if (v.has_time) msg += ", " + fmt(share, 1) + "% of layer time";
     const auto& worst = g->items.front().json;
     msg += "; worst: " + worst["layer"].get<std::string>() + " (" +
@@ -118,7 +123,9 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
       add_layer(f, v.build.layers[size_t(it.layer)]);
       items.push_back(it.json);
     }
-    f.evidence = {{"count", g->items.size()}, {"bytes_moved", bytes}};
+    f.evidence = {
+        {"count", g->items.size()},
+        {"bytes_moved", sized ? nlohmann::ordered_json(bytes) : nlohmann::ordered_json(nullptr)}};
     if (v.has_time) {
       f.evidence["avg_ms"] = ms;
       f.evidence["time_share_percent"] = share;

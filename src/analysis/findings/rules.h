@@ -45,6 +45,7 @@ bool is_convolution(const Layer& l);
 bool is_gemm(const Layer& l);
 bool is_depthwise(const Layer& l);  // CudaDepthwiseConvolution or Groups == C
 std::optional<int64_t> int_attribute(const Layer& l, const char* key);
+bool is_qdq_layer(const Layer& l);    // Scale / Quantize / Dequantize
 bool is_bookkeeping(const Layer& l);  // NoOp, Constant, shape_call, signal, wait
 bool mentions_qdq(const Layer& l);    // Q/DQ node fused into the name or ONNX nodes
 // The dtype a layer computes in: its first input with a float or quantized dtype.
