@@ -4,6 +4,8 @@
 #include "analysis/provenance.h"
 #include "analysis/time.h"  // issue 4
 
+#include "analysis/findings.h"
+
 namespace trtlens {
 
 void analyze(Capture& capture, const AnalysisOptions& options) {
@@ -18,6 +20,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   analyze_memory(capture, options.shapes);
 
   // 4. findings, last: they read everything above (issue 8)
+  capture.findings = run_findings(capture, options.ignore_findings);
 
   (void)capture;
 }

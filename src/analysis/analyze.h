@@ -17,7 +17,8 @@ struct AnalysisOptions {
 
   // time (issue 4)
 
-  // findings (issue 8)
+  // findings (issue 8): ids to drop (exact, or a prefix ending in '*')
+  std::vector<std::string> ignore_findings;
 
 };
 

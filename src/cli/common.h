@@ -74,6 +74,7 @@ void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, Command
 // dot, report (issue 7)
 
 // findings (issue 8)
+void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 
 }  // namespace trtlens

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   // dot, report (issue 7)
 
   // findings (issue 8)
+  register_findings(app, commands);
 
 
   try {

@@ -4,6 +4,8 @@
 #include "render/provenance.h"  // onnx (issue 5)
 #include "render/profile.h"  // issue 4
 
+#include "render/findings.h"
+
 namespace trtlens {
 
 using ojson = nlohmann::ordered_json;
@@ -92,6 +94,7 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
   j["onnx"] = onnx_json(c.onnx);
 
   // findings (issue 8)
+  j["findings"] = findings_json(findings_for(c, builds));
 
   j["diagnostics"] = ojson::array();
   for (const auto& d : c.diagnostics) {

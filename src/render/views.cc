@@ -5,6 +5,7 @@
 #include "render/escape.h"
 #include "render/memory.h"  // memory (issue 3)
 #include "render/profile.h"  // issue 4
+#include "render/findings.h"
 
 namespace trtlens {
 
@@ -120,6 +121,7 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     }
   }
   // findings (issue 8)
+  write_findings_brief(findings_for(c, builds), os);
 
   write_diagnostics(c, os);
 }
