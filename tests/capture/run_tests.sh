@@ -135,6 +135,27 @@ check "loadEngine: engine listed" grep -q '"path": "engine.plan", "kind": "engin
 "$trtlens" json "$work/out/fromengine" >"$work/json" 2>/dev/null
 check "loadEngine: round trip" [ "$(grep -c '"type":' "$work/json")" = "$n_layers" ]
 
+# Environment tools (stand-ins for nvidia-smi, tegrastats and QNX pidin) are recorded.
+saved_path=$PATH
+PATH=$here/bin:$PATH
+capture -o "$work/out" --name env --no-profile --onnx "$work/model.onnx"
+PATH=$saved_path
+check "env: exit 0" [ "$rc" = 0 ]
+check "env: nvidia-smi -q" grep -q 'Driver Version' "$work/out/env/env/nvidia-smi.txt"
+check "env: one tegrastats sample" [ "$(grep -c '^RAM ' "$work/out/env/env/tegrastats.txt")" = 1 ]
+check "env: pidin info" grep -q 'Release:7.1.0' "$work/out/env/env/pidin-info.txt"
+for f in nvidia-smi.txt tegrastats.txt pidin-info.txt uname.txt; do
+  check "env: manifest lists $f" grep -q "\"path\": \"env/$f\", \"kind\": \"env\"" "$work/out/env/manifest.json"
+done
+# Control characters in arguments are escaped too (tab, newline).
+tabbed=$(printf '%s\t%s\n%s' --shapes=a b c)
+capture -o "$work/out" --name ctl --no-profile --onnx "$work/model.onnx" -- "$tabbed"
+check "control characters: exit 0" [ "$rc" = 0 ]
+check "control characters: escaped" grep -qF '"--shapes=a\tb\nc"' "$work/out/ctl/manifest.json"
+if command -v python3 >/dev/null 2>&1; then
+  check "control characters: valid JSON with the same argument" python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["runs"][0]["argv"][-1] == "--shapes=a\tb\nc"' "$work/out/ctl/manifest.json"
+fi
+
 # A trtexec whose --help has no banner: flags come from its option list.
 FAKE_TRT_NOBANNER=1 FAKE_TRT_ARGLOG=$work/args-nobanner
 export FAKE_TRT_NOBANNER FAKE_TRT_ARGLOG
@@ -184,7 +205,9 @@ else
   check "no trtexec: exit 2" [ "$(cat "$work/rc")" = 2 ]
   check "no trtexec: says so" grep -q 'trtexec not found' "$work/stderr"
 fi
-TRTEXEC=$work/model.onnx capture -o "$work/out" --onnx "$work/model.onnx"
+TRTEXEC=$work/model.onnx
+capture -o "$work/out" --onnx "$work/model.onnx"
+TRTEXEC=$here/trtexec
 check "TRTEXEC not executable: exit 2" [ "$rc" = 2 ]
 check "TRTEXEC not executable: says so" grep -q 'is not an executable' "$work/stderr"
 
