@@ -50,14 +50,16 @@ class BundleTest : public ::testing::Test {
     write(b / "env/uname.txt", "Linux orin 5.10.120-tegra #1 SMP PREEMPT aarch64 GNU/Linux\n");
     if (manifest) {
       auto size = [&](const char* f) { return std::to_string(fs::file_size(b / f)); };
-      write(b / "manifest.json",
-            std::string("{\"schema\": \"trtlens-bundle/1\", \"status\": \"ok\", \"files\": [\n") +
-                "{\"path\": \"build.log\", \"kind\": \"build-log\", \"size\": " + size("build.log") + "},\n" +
-                "{\"path\": \"layers.json\", \"kind\": \"layer-json\", \"size\": " + size("layers.json") + "},\n" +
-                "{\"path\": \"runtime.log\", \"kind\": \"runtime-log\"},\n" +
-                "{\"path\": \"profile.json\", \"kind\": \"profile-json\"},\n" +
-                "{\"path\": \"times.json\", \"kind\": \"times-json\"},\n" +
-                "{\"path\": \"env/uname.txt\", \"kind\": \"env\"}]}\n");
+      write(
+          b / "manifest.json",
+          std::string("{\"schema\": \"trtlens-bundle/1\", \"status\": \"ok\", \"files\": [\n") +
+              "{\"path\": \"build.log\", \"kind\": \"build-log\", \"size\": " + size("build.log") +
+              "},\n" + "{\"path\": \"layers.json\", \"kind\": \"layer-json\", \"size\": " +
+              size("layers.json") + "},\n" +
+              "{\"path\": \"runtime.log\", \"kind\": \"runtime-log\"},\n" +
+              "{\"path\": \"profile.json\", \"kind\": \"profile-json\"},\n" +
+              "{\"path\": \"times.json\", \"kind\": \"times-json\"},\n" +
+              "{\"path\": \"env/uname.txt\", \"kind\": \"env\"}]}\n");
     }
     return b;
   }
@@ -91,8 +93,10 @@ TEST_F(BundleTest, DirectoryWithManifestLoadsLogAndEnrichingLayerJson) {
   EXPECT_EQ(paths, (std::vector<std::string>{b.string() + "/build.log", b.string() + "/layers.json",
                                              b.string() + "/runtime.log"}));
   // Kinds this branch cannot ingest are skipped with a diagnostic each, not an error.
-  EXPECT_TRUE(has_diag(c, "profile.json: profile-json input is not supported yet; skipped")) << diags(c);
-  EXPECT_TRUE(has_diag(c, "times.json: times-json input is not supported yet; skipped")) << diags(c);
+  EXPECT_TRUE(has_diag(c, "profile.json: profile-json input is not supported yet; skipped"))
+      << diags(c);
+  EXPECT_TRUE(has_diag(c, "times.json: times-json input is not supported yet; skipped"))
+      << diags(c);
 }
 
 TEST_F(BundleTest, ManifestReportsMissingAndCutShortFiles) {
@@ -145,7 +149,10 @@ TEST_F(BundleTest, TarGzRoundTripsWithNamesInsideTheArchive) {
   const std::string saved = old ? old : "";
   setenv("TMPDIR", (tmp_ / "scratch").c_str(), 1);
   Capture c = load({archive});
-  if (old) setenv("TMPDIR", saved.c_str(), 1); else unsetenv("TMPDIR");
+  if (old)
+    setenv("TMPDIR", saved.c_str(), 1);
+  else
+    unsetenv("TMPDIR");
   EXPECT_TRUE(fs::is_empty(tmp_ / "scratch"));
   ASSERT_EQ(c.builds.size(), 1u) << diags(c);
   EXPECT_EQ(c.builds[0].layers.size(), layer_lines_);
@@ -157,7 +164,8 @@ TEST_F(BundleTest, TarGzRoundTripsWithNamesInsideTheArchive) {
 TEST_F(BundleTest, GnuLongNamesInTar) {
   const std::string longname(120, 'n');
   make_bundle(longname);
-  ASSERT_EQ(sh("cd " + shell_quote(tmp_.string()) + " && tar --format=gnu -cf long.tar " + longname), 0);
+  ASSERT_EQ(
+      sh("cd " + shell_quote(tmp_.string()) + " && tar --format=gnu -cf long.tar " + longname), 0);
   Capture c = load({(tmp_ / "long.tar").string()});
   ASSERT_EQ(c.builds.size(), 1u) << diags(c);
   EXPECT_EQ(c.inputs[0].path, (tmp_ / "long.tar").string() + ":" + longname + "/build.log");
@@ -165,7 +173,9 @@ TEST_F(BundleTest, GnuLongNamesInTar) {
 
 TEST_F(BundleTest, TruncatedArchiveKeepsWhatArrived) {
   make_bundle("cap");
-  ASSERT_EQ(sh("cd " + shell_quote(tmp_.string()) + " && tar cf cap.tar cap/manifest.json cap/build.log cap/layers.json"), 0);
+  ASSERT_EQ(sh("cd " + shell_quote(tmp_.string()) +
+               " && tar cf cap.tar cap/manifest.json cap/build.log cap/layers.json"),
+            0);
   // Cut inside layers.json: header(512) + manifest + build.log come first, each padded to 512.
   auto padded = [&](const char* f) { return (fs::file_size(tmp_ / "cap" / f) + 511) / 512 * 512; };
   const uint64_t cut = 3 * 512 + padded("manifest.json") + padded("build.log") + 100;
@@ -195,7 +205,10 @@ std::string ustar_member(const std::string& name, const std::string& data, char 
   std::snprintf(h.data() + 124, 12, "%011o", unsigned(data.size()));
   std::snprintf(h.data() + 136, 12, "%011o", 0u);
   h[156] = type;
-  std::memcpy(h.data() + 257, "ustar\0" "00", 8);
+  std::memcpy(h.data() + 257,
+              "ustar\0"
+              "00",
+              8);
   std::memset(h.data() + 148, ' ', 8);
   unsigned sum = 0;
   for (unsigned char ch : h) sum += ch;
@@ -225,7 +238,8 @@ TEST_F(BundleTest, BadChecksumIsDamageAndAnEmptyBundleIsAnError) {
   write(tmp_ / "bad.tar", tar + std::string(1024, '\0'));
   RunResult r = run_trtlens("summary " + shell_quote((tmp_ / "bad.tar").string()));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("bad.tar: bundle holds no input trtlens can read"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.tar: bundle holds no input trtlens can read"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(BundleTest, CliReadsADirectoryBundle) {
@@ -237,6 +251,36 @@ TEST_F(BundleTest, CliReadsADirectoryBundle) {
   r = run_trtlens("summary " + shell_quote((tmp_ / "empty").string()));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("bundle holds no input trtlens can read"), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+namespace {
+
+// Every cut of an archive is either read (with diagnostics) or refused with an InputError:
+// never a crash, a hang or another exception.
+TEST_F(BundleTest, EveryTruncationOfAnArchiveIsHandled) {
+  make_bundle("cap");
+  ASSERT_EQ(sh("cd " + shell_quote(tmp_.string()) +
+               " && tar cf cap.tar cap/manifest.json cap/build.log cap/layers.json"
+               " && gzip -c cap.tar > cap.tar.gz"),
+            0);
+  for (const char* name : {"cap.tar", "cap.tar.gz"}) {
+    const std::string whole = read_file((tmp_ / name).string());
+    size_t read_ok = 0, refused = 0;
+    for (size_t cut = 0; cut < whole.size(); cut += 97) {
+      write(tmp_ / "cut", whole.substr(0, cut));
+      try {
+        Capture c = load({(tmp_ / "cut").string()});
+        ++read_ok;
+        EXPECT_FALSE(c.diagnostics.empty()) << name << " cut at " << cut;
+      } catch (const InputError&) {
+        ++refused;
+      }
+    }
+    EXPECT_GT(read_ok, 0u) << name;
+    EXPECT_GT(refused, 0u) << name;
+  }
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "ingest/detect.h"
@@ -117,9 +116,7 @@ bool looks_like_trt_text(std::string_view head) {
   return false;
 }
 
-std::string join_shown(const std::string& prefix, const std::string& rel) {
-  return prefix + rel;
-}
+std::string join_shown(const std::string& prefix, const std::string& rel) { return prefix + rel; }
 
 }  // namespace
 
@@ -150,7 +147,8 @@ bool extract_tar(InputStream& in, const std::string& dir, Assembler& out) {
       }
       offset += kBlock;
       if (++members > kMaxMembers) {
-        warn(out, path, "more than " + std::to_string(kMaxMembers) + " members; the rest is ignored");
+        warn(out, path,
+             "more than " + std::to_string(kMaxMembers) + " members; the rest is ignored");
         return false;
       }
       std::string name = field(header, 100);
@@ -209,9 +207,9 @@ bool extract_tar(InputStream& in, const std::string& dir, Assembler& out) {
         left -= n;
         offset += n;
         if (n < want) {
-          warn(out, path, "archive is cut short inside '" + name + "' (" +
-                              std::to_string(size - data_left) + " of " + std::to_string(size) +
-                              " bytes)");
+          warn(out, path,
+               "archive is cut short inside '" + name + "' (" + std::to_string(size - data_left) +
+                   " of " + std::to_string(size) + " bytes)");
           return false;
         }
       }
@@ -262,7 +260,8 @@ void Bundle::collect(const std::string& root_in, const std::string& shown_prefix
   if (!fs::exists(root / "manifest.json", ec)) {
     std::vector<fs::path> entries;
     for (const auto& e : fs::directory_iterator(root, ec)) entries.push_back(e.path());
-    if (entries.size() == 1 && fs::is_directory(entries[0], ec) && !fs::is_symlink(entries[0], ec)) {
+    if (entries.size() == 1 && fs::is_directory(entries[0], ec) &&
+        !fs::is_symlink(entries[0], ec)) {
       prefix += entries[0].filename().string() + "/";
       root = entries[0];
     }
@@ -280,14 +279,17 @@ void Bundle::collect(const std::string& root_in, const std::string& shown_prefix
     } else {
       from_manifest = true;
       if (j.value("status", std::string("ok")) != "ok")
-        warn(out, mshown, "the capture did not finish (status \"" + j.value("status", std::string()) +
-                              "\"): its logs may be partial");
+        warn(out, mshown,
+             "the capture did not finish (status \"" + j.value("status", std::string()) +
+                 "\"): its logs may be partial");
       if (j.contains("runs") && j["runs"].is_array())
         for (const auto& r : j["runs"])
           if (r.is_object() && r.contains("exit_code") && r["exit_code"].is_number_integer() &&
               r["exit_code"].get<int64_t>() != 0)
             warn(out, mshown,
-                 "trtexec " + (r.contains("role") && r["role"].is_string() ? r["role"].get<std::string>() : std::string("run")) +
+                 "trtexec " +
+                     (r.contains("role") && r["role"].is_string() ? r["role"].get<std::string>()
+                                                                  : std::string("run")) +
                      " run exited with code " + std::to_string(r["exit_code"].get<int64_t>()));
       for (const auto& e : j["files"]) {
         if (!e.is_object() || !e.contains("path") || !e["path"].is_string()) {
@@ -312,8 +314,9 @@ void Bundle::collect(const std::string& root_in, const std::string& shown_prefix
         if (e.contains("size") && e["size"].is_number_unsigned()) {
           uint64_t want = e["size"].get<uint64_t>(), have = fs::file_size(p, ec);
           if (!ec && want != have)
-            warn(out, shown, "is " + std::to_string(have) + " bytes but manifest.json says " +
-                                 std::to_string(want) + " (cut short or changed)");
+            warn(out, shown,
+                 "is " + std::to_string(have) + " bytes but manifest.json says " +
+                     std::to_string(want) + " (cut short or changed)");
         }
         files_.push_back(BundleFile{shown, p.string(), kind});
       }
