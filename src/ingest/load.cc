@@ -1,6 +1,7 @@
 #include "ingest/load.h"
 
 #include "ingest/build_log.h"
+#include "ingest/bundle.h"
 #include "ingest/detect.h"
 #include "ingest/json_text.h"
 #include "ingest/layer_json.h"
@@ -12,9 +13,10 @@
 namespace trtlens {
 namespace {
 
+// `path` names the input in diagnostics; `open_path`, when given, is where its bytes are.
 void load_one(const std::string& path, const Grammar& grammar, const ReadLimits& limits,
-              Assembler& out) {
-  auto in = InputStream::open(path, limits);
+              Assembler& out, const std::string& open_path = "") {
+  auto in = InputStream::open(open_path.empty() ? path : open_path, limits);
   InputKind kind = detect_kind(in->peek(8192));
   switch (kind) {
     case InputKind::Empty:
@@ -72,7 +74,25 @@ Capture load_capture(const std::vector<std::string>& paths, const Grammar& gramm
   Capture capture;
   Assembler out(capture);
   // bundle directories and .tar.gz (issue 9) expand into their files here.
-  for (const auto& path : paths) load_one(path, grammar, limits, out);
+  for (const auto& path : paths) {
+    if (path != "-") {
+      if (auto bundle = Bundle::open(path, limits, out)) {
+        // A member the loader cannot read (yet) is a diagnostic, not the end of the bundle.
+        size_t loaded = 0;
+        for (const auto& f : bundle->files()) {
+          try {
+            load_one(f.shown, grammar, limits, out, f.open);
+            ++loaded;
+          } catch (const InputError& e) {
+            out.diagnostic(Severity::Warning, SourceLoc{e.path(), 0}, e.reason() + "; skipped");
+          }
+        }
+        if (loaded == 0) throw InputError(path, "bundle holds no input trtlens can read");
+        continue;
+      }
+    }
+    load_one(path, grammar, limits, out);
+  }
   out.finish();
   return capture;
 }
