@@ -91,12 +91,10 @@ TEST_F(BundleTest, DirectoryWithManifestLoadsLogAndEnrichingLayerJson) {
   std::vector<std::string> paths;
   for (const auto& in : c.inputs) paths.push_back(in.path);
   EXPECT_EQ(paths, (std::vector<std::string>{b.string() + "/build.log", b.string() + "/layers.json",
-                                             b.string() + "/runtime.log"}));
-  // Kinds this branch cannot ingest are skipped with a diagnostic each, not an error.
-  EXPECT_TRUE(has_diag(c, "profile.json: profile-json input is not supported yet; skipped"))
-      << diags(c);
-  EXPECT_TRUE(has_diag(c, "times.json: times-json input is not supported yet; skipped"))
-      << diags(c);
+                                             b.string() + "/runtime.log", b.string() + "/profile.json",
+                                             b.string() + "/times.json"}));
+  // The profile joins the layers of the build by name.
+  EXPECT_TRUE(c.builds[0].profile.present) << diags(c);
 }
 
 TEST_F(BundleTest, ManifestReportsMissingAndCutShortFiles) {
@@ -127,7 +125,7 @@ TEST_F(BundleTest, WithoutManifestFilesAreSniffed) {
   ASSERT_EQ(c.builds.size(), 1u) << diags(c);
   EXPECT_EQ(c.builds[0].layers[1].tactic_name, "handmade_int8_fprop_3x3_tile128x64");
   for (const auto& in : c.inputs) EXPECT_EQ(in.path.find("uname"), std::string::npos) << in.path;
-  EXPECT_EQ(c.inputs.size(), 3u);  // build.log, layers.json, runtime.log
+  EXPECT_EQ(c.inputs.size(), 5u);  // build.log, layers.json, runtime.log, profile.json, times.json
 }
 
 TEST_F(BundleTest, BadManifestFallsBackToSniffing) {

@@ -103,7 +103,16 @@ TEST(CoreCli, BadInputsExitTwoWithPathAndReason) {
                      "binary file (not a TensorRT log, JSON export or ONNX model)");
   expect_input_error(core("not_tensorrt.txt"), "no TensorRT output recognised");
   expect_input_error(core("does-not-exist.log"), "no such file");
-  expect_input_error(fixture("core"), "is a directory");
+  // A directory is read as a capture bundle; one holding no TensorRT output is an input error.
+  char dir[] = "/tmp/trtlens-not-a-bundle-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  std::string notes = std::string(dir) + "/notes.txt";
+  FILE* f = std::fopen(notes.c_str(), "w");
+  std::fputs("holiday photos, no logs here\n", f);
+  std::fclose(f);
+  expect_input_error(dir, "bundle holds no input trtlens can read");
+  std::remove(notes.c_str());
+  rmdir(dir);
 }
 
 TEST(CoreCli, UnsplittableLineIsADiagnosticNotAFailure) {
