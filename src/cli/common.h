@@ -69,6 +69,8 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 // diff (issue 6)
 
 // dot, report (issue 7)
+void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // findings (issue 8)
 
