@@ -344,7 +344,7 @@ TEST(RenderReport, LargeTablesAreCappedAndSaySo) {
   ReportOptions o;
   o.max_rows = 2;
   std::string html = html_of(c, o);
-  EXPECT_NE(html.find("2 of 4 rows of table 'layers' left out"), std::string::npos);
+  EXPECT_NE(html.find("2 of 4 rows of table &#39;layers&#39; left out"), std::string::npos);
   ASSERT_FALSE(o.notes.empty());
   o = {};
   o.graph_max_nodes = 3;

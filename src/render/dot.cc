@@ -310,7 +310,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
                         std::to_string(o.budget_nodes) +
                         ": dot with bounded network-simplex/mincross and straight edges");
   }
-  if (out.engine == "sfdp") os << ", overlap=prism, splines=false, outputorder=edgesfirst";
+  if (out.engine == "sfdp") os << ", overlap=scale, splines=false, outputorder=edgesfirst";
   os << "];\n"
      << "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=9, "
         "fillcolor=\"#ffffff\"];\n"

@@ -47,7 +47,7 @@ section{padding:8px 20px}h2{border-bottom:1px solid #ccc;font-size:17px}
 table{border-collapse:collapse;font-size:12px;background:#fff;margin:6px 0}
 th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top;max-width:520px;overflow-wrap:anywhere}
 th{background:#eef;cursor:pointer;position:sticky;top:30px}th[aria-sort=ascending]::after{content:" \25B2"}th[aria-sort=descending]::after{content:" \25BC"}
-td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
 .note{color:#8a4b00;background:#fff4e0;padding:4px 8px;border-left:3px solid #e69500;margin:4px 0}
 .sev-error{color:#b00020;font-weight:bold}.sev-warning{color:#a55a00;font-weight:bold}
 .graph{overflow:auto;max-height:80vh;border:1px solid #ccc;background:#fff}
@@ -93,8 +93,8 @@ const char* kScript = R"(
 
 void write_table(const Table& t, size_t max_rows, std::vector<std::string>& notes,
                  std::ostream& os) {
-  os << "<input class=\"filter\" type=\"search\" placeholder=\"filter rows\" data-table=\""
-     << t.id << "\">\n<table class=\"sortable\" id=\"" << t.id << "\"><thead><tr>";
+  os << "<input class=\"filter\" type=\"search\" placeholder=\"filter rows\" data-table=\"table-"
+     << t.id << "\">\n<table class=\"sortable\" id=\"table-" << t.id << "\"><thead><tr>";
   for (const auto& h : t.headers) os << "<th>" << escape_html(h) << "</th>";
   os << "</tr></thead><tbody>\n";
   size_t shown = std::min(t.rows.size(), max_rows);
