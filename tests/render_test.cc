@@ -1,11 +1,11 @@
 // DOT/SVG graphs, the HTML and Markdown reports: escaping of hostile names, sections that
 // appear only with their data, layout budget, and every seed/corpus input drawn by Graphviz.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "ingest/load.h"
 #include "io/input.h"
@@ -184,8 +184,9 @@ TEST(RenderDot, SeedGraphShapeAndTooltips) {
   EXPECT_EQ(g.dot.find("-> L2 [tooltip=\"395\\nINT8 1x32x256x384\", label="), std::string::npos);
   DotOptions o;
   o.edge_labels = true;
-  EXPECT_NE(engine_dot(*b, o).dot.find("L1 -> L2 [tooltip=\"395\\nINT8 1x32x256x384\", label=\"395"),
-            std::string::npos);
+  EXPECT_NE(
+      engine_dot(*b, o).dot.find("L1 -> L2 [tooltip=\"395\\nINT8 1x32x256x384\", label=\"395"),
+      std::string::npos);
   // The first layer of the seed is "Reformatting CopyNode for Input Tensor 0 ...": dashed.
   EXPECT_NE(g.dot.find("L0 [label=\"Reformatting CopyNode"), std::string::npos);
   size_t l0 = g.dot.find("L0 [");
@@ -295,8 +296,8 @@ TEST(RenderReport, SectionsAppearOnlyWithData) {
   Capture c = hostile_capture();
   ReportOptions o;
   std::string bare = html_of(c, o);
-  for (const char* id : {"id=\"findings\"", "id=\"memory\"", "id=\"time\"", "id=\"onnx\"",
-                         "id=\"environment\""})
+  for (const char* id :
+       {"id=\"findings\"", "id=\"memory\"", "id=\"time\"", "id=\"onnx\"", "id=\"environment\""})
     EXPECT_EQ(bare.find(id), std::string::npos) << id;
   std::string bare_md = md_of(c);
   EXPECT_EQ(bare_md.find("Top layers by time"), std::string::npos);
@@ -319,8 +320,8 @@ TEST(RenderReport, SectionsAppearOnlyWithData) {
   c.runs.push_back(r);
 
   std::string full = html_of(c, o);
-  for (const char* id : {"id=\"findings\"", "id=\"memory\"", "id=\"time\"", "id=\"onnx\"",
-                         "id=\"environment\""})
+  for (const char* id :
+       {"id=\"findings\"", "id=\"memory\"", "id=\"time\"", "id=\"onnx\"", "id=\"environment\""})
     EXPECT_NE(full.find(id), std::string::npos) << id;
   // Time table: slowest first ("plain" 0.75 ms before the <img> layer's 0.25 ms).
   size_t time_at = full.find("id=\"time\"");
@@ -330,7 +331,8 @@ TEST(RenderReport, SectionsAppearOnlyWithData) {
 
   std::string md = md_of(c);
   EXPECT_NE(md.find("### Top layers by time"), std::string::npos);
-  EXPECT_LT(md.find("| plain |"), md.find("&lt;img src=x onerror=alert(1)&gt; | Reformat | 0.2500"));
+  EXPECT_LT(md.find("| plain |"),
+            md.find("&lt;img src=x onerror=alert(1)&gt; | Reformat | 0.2500"));
   EXPECT_NE(md.find("### Top layers by memory"), std::string::npos);
   EXPECT_NE(md.find("| 4096 |"), std::string::npos);
   EXPECT_NE(md.find("### Findings"), std::string::npos);
@@ -406,6 +408,27 @@ TEST(RenderCorpus, EverySeedAndCorpusInputRendersToDotAndSvg) {
   }
   EXPECT_EQ(graph_json, graphs);
   EXPECT_GE(drawn, seeds + graphs);
+}
+
+}  // namespace
+}  // namespace trtlens
+
+namespace trtlens {
+namespace {
+
+TEST(RenderCli, DotWritesPngAndSvgByExtensionAndRejectsBadRegex) {
+  std::string dir = ::testing::TempDir();
+  std::string in = test::shell_quote(fixture("seed000_int8.log"));
+  auto png = test::run_trtlens("dot " + in + " -o " + test::shell_quote(dir + "/g.png"));
+  ASSERT_EQ(png.exit_code, 0) << png.err;
+  EXPECT_EQ(test::read_file(dir + "/g.png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  auto svg = test::run_trtlens("dot " + in + " -o " + test::shell_quote(dir + "/g.svg"));
+  ASSERT_EQ(svg.exit_code, 0) << svg.err;
+  // 48 layers (grep -c '^Layer(' in the fixture) + 1 input + 1 output.
+  EXPECT_EQ(count(test::read_file(dir + "/g.svg"), "class=\"node\""), 50u);
+  auto bad = test::run_trtlens("dot " + in + " --focus '('");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--focus"), std::string::npos) << bad.err;
 }
 
 }  // namespace

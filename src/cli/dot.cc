@@ -1,7 +1,8 @@
+#include "render/dot.h"
+
 #include <iostream>
 
 #include "cli/common.h"
-#include "render/dot.h"
 #include "render/escape.h"
 #include "render/svg.h"
 

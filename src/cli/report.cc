@@ -17,15 +17,16 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
       ->default_val(ro->max_rows);
   cmd->add_option("--graph-max-nodes", ro->graph_max_nodes, "Largest graph drawn inline")
       ->default_val(ro->graph_max_nodes);
-  cmd->add_flag("--no-graph", [ro](int64_t) { ro->graph = false; }, "Leave the graph out");
+  cmd->add_flag(
+      "--no-graph", [ro](int64_t) { ro->graph = false; }, "Leave the graph out");
   cmds.emplace_back(cmd, [opts, ro] {
     Capture c = load_inputs(*opts);
     auto builds = select_builds(c, opts->build);
     if (builds.empty()) throw UsageError("no layer listing in the inputs: nothing to report");
     if (builds.size() > 1) throw UsageError("report covers one build: pass --build N or final");
     const std::string& path = opts->output;
-    bool md = opts->format == "md" ||
-              (path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0);
+    bool md =
+        opts->format == "md" || (path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0);
     Output out(path);
     if (md) {
       write_markdown_report(c, *builds.front(), {}, out.stream());

@@ -1,13 +1,13 @@
 #include "render/dot.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <memory>
 #include <set>
 #include <sstream>
-
-#include <re2/re2.h>
 
 #include "analysis/summary.h"
 #include "render/escape.h"
@@ -24,8 +24,10 @@ std::string dot_text(std::string_view s) {
   std::string amp;
   amp.reserve(s.size());
   for (char c : s) {
-    if (c == '&') amp += "&amp;";
-    else amp.push_back(c);
+    if (c == '&')
+      amp += "&amp;";
+    else
+      amp.push_back(c);
   }
   return escape_dot(amp);
 }
@@ -78,8 +80,8 @@ std::string type_color(const std::string& type) {
 
 std::string precision_color(const std::string& dtype) {
   static const std::map<std::string, std::string> colors = {
-      {"FP32", "#a6cee3"}, {"FP16", "#b2df8a"}, {"BF16", "#ccebc5"}, {"FP8", "#fb9a99"},
-      {"FP4", "#f4cae4"},  {"INT8", "#fdbf6f"}, {"UINT8", "#fee0b6"}, {"INT4", "#ffff99"},
+      {"FP32", "#a6cee3"},  {"FP16", "#b2df8a"},  {"BF16", "#ccebc5"},  {"FP8", "#fb9a99"},
+      {"FP4", "#f4cae4"},   {"INT8", "#fdbf6f"},  {"UINT8", "#fee0b6"}, {"INT4", "#ffff99"},
       {"INT32", "#cab2d6"}, {"INT64", "#bc80bd"}, {"BOOL", "#d9d9d9"}};
   auto it = colors.find(dtype);
   return it == colors.end() ? "#ffffff" : it->second;
@@ -174,8 +176,8 @@ std::string layer_scope(const Layer& l) {
 DotGraph engine_dot(const Build& b, const DotOptions& o) {
   static const std::set<std::string> kColorBy = {"type", "precision", "time", "memory", "diff"};
   if (!kColorBy.count(o.color_by))
-    throw std::invalid_argument("--color-by: expected type, precision, time, memory or diff, not '" +
-                                o.color_by + "'");
+    throw std::invalid_argument(
+        "--color-by: expected type, precision, time, memory or diff, not '" + o.color_by + "'");
   if (o.layout != "auto" && o.layout != "dot" && o.layout != "sfdp")
     throw std::invalid_argument("--layout: expected auto, dot or sfdp, not '" + o.layout + "'");
   const EngineGraphImpl& g = b.graph.g;
@@ -330,9 +332,9 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     if (gv.kind != VertexKind::Layer) {
       bool in = gv.kind == VertexKind::Input;
       n << vid(v) << " [shape=" << (in ? "invhouse" : "house")
-        << ", style=filled, fillcolor=\"#e0e0e0\", label=\""
-        << join_label(wrap(gv.tensor, 32, 3)) << "\\n(" << (in ? "input" : "output")
-        << ")\", tooltip=\"" << dot_text(gv.tensor) << "\"];\n";
+        << ", style=filled, fillcolor=\"#e0e0e0\", label=\"" << join_label(wrap(gv.tensor, 32, 3))
+        << "\\n(" << (in ? "input" : "output") << ")\", tooltip=\"" << dot_text(gv.tensor)
+        << "\"];\n";
       root.members.push_back(n.str());
       continue;
     }
@@ -359,13 +361,17 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
         lines.push_back("  ... " + std::to_string(l.onnx_nodes.size() - shown) + " more");
     }
     std::string fill;
-    if (o.color_by == "type") fill = type_color(l.type);
-    else if (o.color_by == "precision") fill = precision_color(precision);
+    if (o.color_by == "type")
+      fill = type_color(l.type);
+    else if (o.color_by == "precision")
+      fill = precision_color(precision);
     else if (o.color_by == "diff") {
       auto it = o.diff_status.find(l.name);
       fill = diff_color(it == o.diff_status.end() ? "" : it->second);
-    } else if (auto v = value_of(l)) fill = heat_color(max_value > 0 ? *v / max_value : 0);
-    else fill = "#f0f0f0";
+    } else if (auto v = value_of(l))
+      fill = heat_color(max_value > 0 ? *v / max_value : 0);
+    else
+      fill = "#f0f0f0";
     bool reformat = is_reformat(l);
     n << vid(v) << " [label=\"" << join_label(lines) << "\", tooltip=\""
       << join_label(layer_tooltip(l)) << "\", fillcolor=\"" << fill << "\"";

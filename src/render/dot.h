@@ -33,8 +33,8 @@ struct DotOptions {
 
 struct DotGraph {
   std::string dot;
-  std::string engine = "dot";       // Graphviz layout engine to use
-  std::vector<std::string> notes;   // what the layout budget changed (for stderr / the report)
+  std::string engine = "dot";      // Graphviz layout engine to use
+  std::vector<std::string> notes;  // what the layout budget changed (for stderr / the report)
   size_t nodes = 0, edges = 0;
 };
 

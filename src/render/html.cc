@@ -101,16 +101,18 @@ void write_table(const Table& t, size_t max_rows, std::vector<std::string>& note
   for (size_t r = 0; r < shown; ++r) {
     os << "<tr>";
     for (const auto& c : t.rows[r]) {
-      if (c.value) os << "<td class=\"n\" data-v=\"" << fmt(*c.value, "%.9g") << "\">";
-      else os << "<td>";
+      if (c.value)
+        os << "<td class=\"n\" data-v=\"" << fmt(*c.value, "%.9g") << "\">";
+      else
+        os << "<td>";
       os << escape_html(c.text) << "</td>";
     }
     os << "</tr>\n";
   }
   os << "</tbody></table>\n";
   if (shown < t.rows.size()) {
-    std::string n = std::to_string(t.rows.size() - shown) + " of " +
-                    std::to_string(t.rows.size()) + " rows of table '" + t.id +
+    std::string n = std::to_string(t.rows.size() - shown) + " of " + std::to_string(t.rows.size()) +
+                    " rows of table '" + t.id +
                     "' left out to keep the file small (trtlens layers --format csv has all)";
     notes.push_back(n);
     os << "<p class=\"note\">" << escape_html(n) << "</p>\n";
@@ -149,25 +151,33 @@ void write_summary_section(const Capture& c, const Build& b, std::ostream& os) {
   BuildSummary s = summarize(b);
   os << "<section id=\"summary\"><h2>Summary</h2><dl class=\"kv\">";
   for (const auto& in : c.inputs)
-    kv(os, "input", in.path + " (" + in.kind + ", " + std::to_string(in.lines) + " lines, " +
-                        std::to_string(in.unrecognized) + " unrecognized)");
-  kv(os, "build", std::to_string(b.id) + (b.final ? " (final)" : "") + ", " + to_string(b.kind) +
-                      " at " + b.source.path + ":" + std::to_string(b.source.line));
+    kv(os, "input",
+       in.path + " (" + in.kind + ", " + std::to_string(in.lines) + " lines, " +
+           std::to_string(in.unrecognized) + " unrecognized)");
+  kv(os, "build",
+     std::to_string(b.id) + (b.final ? " (final)" : "") + ", " + to_string(b.kind) + " at " +
+         b.source.path + ":" + std::to_string(b.source.line));
   kv(os, "TensorRT", b.trt_version);
   kv(os, "layers", std::to_string(s.layers) + " (" + std::to_string(s.reformats) + " reformat)");
   std::string types, precisions, ins, outs;
-  for (const auto& [t, n] : s.types) types += (types.empty() ? "" : ", ") + t + " " + std::to_string(n);
+  for (const auto& [t, n] : s.types)
+    types += (types.empty() ? "" : ", ") + t + " " + std::to_string(n);
   for (const auto& [p, n] : s.precisions)
-    precisions += (precisions.empty() ? "" : ", ") + (p.empty() ? "?" : p) + " " + std::to_string(n);
-  for (const Tensor* t : s.inputs) ins += (ins.empty() ? "" : "; ") + t->name + " " + format_tensor(*t);
-  for (const Tensor* t : s.outputs) outs += (outs.empty() ? "" : "; ") + t->name + " " + format_tensor(*t);
+    precisions +=
+        (precisions.empty() ? "" : ", ") + (p.empty() ? "?" : p) + " " + std::to_string(n);
+  for (const Tensor* t : s.inputs)
+    ins += (ins.empty() ? "" : "; ") + t->name + " " + format_tensor(*t);
+  for (const Tensor* t : s.outputs)
+    outs += (outs.empty() ? "" : "; ") + t->name + " " + format_tensor(*t);
   kv(os, "types", types);
   kv(os, "output precisions", precisions);
   kv(os, "inputs", ins);
   kv(os, "outputs", outs);
   const BuildMemory& m = b.memory;
   auto mib = [](std::optional<double> v) { return v ? fmt(*v, "%.2f MiB") : std::string(); };
-  auto byt = [](std::optional<uint64_t> v) { return v ? std::to_string(*v) + " bytes" : std::string(); };
+  auto byt = [](std::optional<uint64_t> v) {
+    return v ? std::to_string(*v) + " bytes" : std::string();
+  };
   kv(os, "engine size", mib(m.engine_size_mib));
   kv(os, "context memory", mib(m.context_memory_mib));
   kv(os, "device persistent", byt(m.total_device_persistent));
@@ -206,10 +216,17 @@ void write_layers_section(const Build& b, ReportOptions& o, std::ostream& os) {
   for (size_t i = 0; i < b.layers.size(); ++i) {
     const Layer& l = b.layers[i];
     std::string ins, outs;
-    for (const auto& x : l.inputs) ins += (ins.empty() ? "" : "; ") + x.name + " " + format_tensor(x);
-    for (const auto& x : l.outputs) outs += (outs.empty() ? "" : "; ") + x.name + " " + format_tensor(x);
-    std::vector<Cell> row = {{std::to_string(i), double(i)}, {l.name}, {l.type + (is_reformat(l) ? " (reformat)" : "")},
-                             {output_precision(l)}, {l.tactic.value_or("")}, {ins}, {outs}};
+    for (const auto& x : l.inputs)
+      ins += (ins.empty() ? "" : "; ") + x.name + " " + format_tensor(x);
+    for (const auto& x : l.outputs)
+      outs += (outs.empty() ? "" : "; ") + x.name + " " + format_tensor(x);
+    std::vector<Cell> row = {{std::to_string(i), double(i)},
+                             {l.name},
+                             {l.type + (is_reformat(l) ? " (reformat)" : "")},
+                             {output_precision(l)},
+                             {l.tactic.value_or("")},
+                             {ins},
+                             {outs}};
     if (time) {
       row.push_back(num(layer_ms(l), "%.4f"));
       row.push_back(num(l.time.percentage, "%.2f"));
@@ -233,8 +250,13 @@ void write_memory_section(const Build& b, ReportOptions& o, std::ostream& os) {
           {}};
   for (const auto& l : b.layers) {
     const auto& m = l.memory;
-    t.rows.push_back({{l.name}, bytes(m.input_bytes), bytes(m.weight_bytes), bytes(m.output_bytes),
-                      bytes(m.host_persistent), bytes(m.device_persistent), bytes(m.scratch)});
+    t.rows.push_back({{l.name},
+                      bytes(m.input_bytes),
+                      bytes(m.weight_bytes),
+                      bytes(m.output_bytes),
+                      bytes(m.host_persistent),
+                      bytes(m.device_persistent),
+                      bytes(m.scratch)});
   }
   os << "<section id=\"memory\"><h2>Memory</h2>\n";
   write_table(t, o.max_rows, o.notes, os);
@@ -250,8 +272,11 @@ void write_time_section(const Build& b, ReportOptions& o, std::ostream& os) {
                    [](const Layer* x, const Layer* y) { return *layer_ms(*x) > *layer_ms(*y); });
   Table t{"time", {"name", "type", "total ms", "average ms", "median ms", "%"}, {}};
   for (const Layer* l : by_time)
-    t.rows.push_back({{l->name}, {l->type}, num(l->time.total_ms, "%.4f"),
-                      num(l->time.average_ms, "%.4f"), num(l->time.median_ms, "%.4f"),
+    t.rows.push_back({{l->name},
+                      {l->type},
+                      num(l->time.total_ms, "%.4f"),
+                      num(l->time.average_ms, "%.4f"),
+                      num(l->time.median_ms, "%.4f"),
                       num(l->time.percentage, "%.2f")});
   os << "<section id=\"time\"><h2>Time</h2>\n";
   if (b.profile.present && b.profile.count)
@@ -326,9 +351,9 @@ void write_nav(const Capture& c, const Build& b, std::ostream& os) {
   os << "<a href=\"#layers\">layers</a>";
   if (any_memory(b)) os << "<a href=\"#memory\">memory</a>";
   if (any_time(b)) os << "<a href=\"#time\">time</a>";
-  bool onnx = !c.onnx.nodes.empty() ||
-              std::any_of(b.layers.begin(), b.layers.end(),
-                          [](const Layer& l) { return !l.onnx_nodes.empty(); });
+  bool onnx =
+      !c.onnx.nodes.empty() || std::any_of(b.layers.begin(), b.layers.end(),
+                                           [](const Layer& l) { return !l.onnx_nodes.empty(); });
   if (onnx) os << "<a href=\"#onnx\">ONNX</a>";
   if (!c.runs.empty()) os << "<a href=\"#environment\">environment</a>";
   os << "<a href=\"#graph\">graph</a></nav>\n";
@@ -359,14 +384,15 @@ void write_html_diff(const Capture& a, const Build& ba, const Capture& b, const 
                      const std::string& label_a, const std::string& label_b) {
   write_head(o.title, os);
   os << "<header><h1>" << escape_html(o.title) << "</h1></header>\n"
-     << "<nav><a href=\"#changes\">changes</a><a href=\"#graph-a\">graph "
-     << escape_html(label_a) << "</a><a href=\"#graph-b\">graph " << escape_html(label_b)
-     << "</a></nav>\n";
+     << "<nav><a href=\"#changes\">changes</a><a href=\"#graph-a\">graph " << escape_html(label_a)
+     << "</a><a href=\"#graph-b\">graph " << escape_html(label_b) << "</a></nav>\n";
   os << "<section><h2>" << escape_html(label_a) << "</h2></section>\n";
   write_summary_section(a, ba, os);
   os << "<section><h2>" << escape_html(label_b) << "</h2></section>\n";
   write_summary_section(b, bb, os);
-  Table t{"changes", {"kind", escape_terminal(label_a), escape_terminal(label_b), "detail", "before", "after"}, {}};
+  Table t{"changes",
+          {"kind", escape_terminal(label_a), escape_terminal(label_b), "detail", "before", "after"},
+          {}};
   DotOptions da = o.dot, db = o.dot;
   da.color_by = db.color_by = "diff";
   for (const auto& r : rows) {

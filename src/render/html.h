@@ -14,11 +14,11 @@ namespace trtlens {
 
 struct ReportOptions {
   std::string title = "trtlens report";
-  size_t max_rows = 2000;           // per table; the rest is left out and counted
-  size_t graph_max_nodes = 6000;    // above: no inline graph (said in the report)
-  bool graph = true;                // false: skip Graphviz entirely
-  DotOptions dot;                   // colouring/budget of the inline graph
-  std::vector<std::string> notes;   // filled by the writer: what was left out or budgeted
+  size_t max_rows = 2000;          // per table; the rest is left out and counted
+  size_t graph_max_nodes = 6000;   // above: no inline graph (said in the report)
+  bool graph = true;               // false: skip Graphviz entirely
+  DotOptions dot;                  // colouring/budget of the inline graph
+  std::vector<std::string> notes;  // filled by the writer: what was left out or budgeted
 };
 
 void write_html_report(const Capture& capture, const Build& build, ReportOptions& options,
@@ -37,9 +37,8 @@ struct DiffRow {
 // A diff page: both captures' summaries, the change list (sortable, filterable) and both graphs
 // coloured by diff status (layer_a/layer_b of each row: "removed"/"added" kinds keep their colour,
 // every other kind marks the layer "changed"). `label_a` / `label_b` name the two sides.
-void write_html_diff(const Capture& a, const Build& build_a, const Capture& b,
-                     const Build& build_b, const std::vector<DiffRow>& rows,
-                     ReportOptions& options, std::ostream& os,
+void write_html_diff(const Capture& a, const Build& build_a, const Capture& b, const Build& build_b,
+                     const std::vector<DiffRow>& rows, ReportOptions& options, std::ostream& os,
                      const std::string& label_a = "A", const std::string& label_b = "B");
 
 }  // namespace trtlens

@@ -23,8 +23,10 @@ std::optional<double> layer_ms(const Layer& l) {
 
 std::optional<uint64_t> layer_bytes(const Layer& l) {
   const LayerMemory& m = l.memory;
-  if (m.output_bytes || m.weight_bytes) return m.output_bytes.value_or(0) + m.weight_bytes.value_or(0);
-  if (m.device_persistent || m.scratch) return m.device_persistent.value_or(0) + m.scratch.value_or(0);
+  if (m.output_bytes || m.weight_bytes)
+    return m.output_bytes.value_or(0) + m.weight_bytes.value_or(0);
+  if (m.device_persistent || m.scratch)
+    return m.device_persistent.value_or(0) + m.scratch.value_or(0);
   return std::nullopt;
 }
 
@@ -75,7 +77,8 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
     row(os, {"input tensor", escape_markdown(t->name) + " " + escape_markdown(format_tensor(*t))});
   for (const Tensor* t : s.outputs)
     row(os, {"output tensor", escape_markdown(t->name) + " " + escape_markdown(format_tensor(*t))});
-  if (b.memory.engine_size_mib) row(os, {"engine size", fmt(*b.memory.engine_size_mib, "%.2f MiB")});
+  if (b.memory.engine_size_mib)
+    row(os, {"engine size", fmt(*b.memory.engine_size_mib, "%.2f MiB")});
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
       row(os, {escape_markdown(p.metric + (p.stat.empty() ? "" : " " + p.stat)),
@@ -143,7 +146,8 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
              escape_markdown(output_precision(l)), escape_markdown(l.tactic.value_or(""))});
   }
   if (shown < b.layers.size())
-    os << "\n" << b.layers.size() - shown << " more layers left out (trtlens layers --format md has all)\n";
+    os << "\n"
+       << b.layers.size() - shown << " more layers left out (trtlens layers --format md has all)\n";
   os << "\n</details>\n";
 }
 

@@ -9,8 +9,8 @@
 namespace trtlens {
 
 struct MarkdownReportOptions {
-  size_t top = 10;         // rows of the "top layers" tables
-  size_t max_rows = 500;   // rows of the folded full layer table
+  size_t top = 10;        // rows of the "top layers" tables
+  size_t max_rows = 500;  // rows of the folded full layer table
 };
 
 void write_markdown_report(const Capture& capture, const Build& build,

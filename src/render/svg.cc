@@ -1,9 +1,9 @@
 #include "render/svg.h"
 
-#include <memory>
-
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
+
+#include <memory>
 
 namespace trtlens {
 namespace {
