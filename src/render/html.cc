@@ -45,7 +45,7 @@ header{background:#1f3b57;color:#fff;padding:12px 20px}header h1{margin:0;font-s
 nav{padding:6px 20px;background:#e8eef4;position:sticky;top:0;z-index:2}nav a{margin-right:14px;color:#1f3b57}
 section{padding:8px 20px}h2{border-bottom:1px solid #ccc;font-size:17px}
 table{border-collapse:collapse;font-size:12px;background:#fff;margin:6px 0}
-th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top;max-width:520px;overflow-wrap:anywhere}
+th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top;max-width:520px;overflow-wrap:break-word}
 th{background:#eef;cursor:pointer;position:sticky;top:30px}th[aria-sort=ascending]::after{content:" \25B2"}th[aria-sort=descending]::after{content:" \25BC"}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
 .note{color:#8a4b00;background:#fff4e0;padding:4px 8px;border-left:3px solid #e69500;margin:4px 0}
@@ -147,9 +147,10 @@ void write_head(const std::string& title, std::ostream& os) {
      << escape_html(title) << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n";
 }
 
-void write_summary_section(const Capture& c, const Build& b, std::ostream& os) {
+void write_summary_section(const Capture& c, const Build& b, std::ostream& os,
+                           const std::string& id = "summary") {
   BuildSummary s = summarize(b);
-  os << "<section id=\"summary\"><h2>Summary</h2><dl class=\"kv\">";
+  os << "<section id=\"" << id << "\"><h2>Summary</h2><dl class=\"kv\">";
   for (const auto& in : c.inputs)
     kv(os, "input",
        in.path + " (" + in.kind + ", " + std::to_string(in.lines) + " lines, " +
@@ -387,9 +388,9 @@ void write_html_diff(const Capture& a, const Build& ba, const Capture& b, const 
      << "<nav><a href=\"#changes\">changes</a><a href=\"#graph-a\">graph " << escape_html(label_a)
      << "</a><a href=\"#graph-b\">graph " << escape_html(label_b) << "</a></nav>\n";
   os << "<section><h2>" << escape_html(label_a) << "</h2></section>\n";
-  write_summary_section(a, ba, os);
+  write_summary_section(a, ba, os, "summary-a");
   os << "<section><h2>" << escape_html(label_b) << "</h2></section>\n";
-  write_summary_section(b, bb, os);
+  write_summary_section(b, bb, os, "summary-b");
   Table t{"changes",
           {"kind", escape_terminal(label_a), escape_terminal(label_b), "detail", "before", "after"},
           {}};

@@ -14,8 +14,10 @@
   window.addEventListener('load', function () {
     var r = {errors: errors};
     r.svg_nodes = document.querySelectorAll('#graph svg g.node').length;
+    r.svgs = document.querySelectorAll('svg').length;
     r.tables = document.querySelectorAll('table.sortable').length;
-    var t = document.getElementById('table-layers');
+    // The layer table of a report, the change list of a diff page.
+    var t = document.getElementById('table-layers') || document.getElementById('table-changes');
     r.rows = t ? t.tBodies[0].rows.length : 0;
     if (t) {
       var name = t.tHead.rows[0].cells[1];
@@ -29,7 +31,7 @@
       index.click();
       index.click();
       r.first_index_desc = t.tBodies[0].rows[0].cells[0].textContent;
-      var f = document.querySelector('input.filter[data-table="table-layers"]');
+      var f = document.querySelector('input.filter[data-table="' + t.id + '"]');
       f.value = r.filter = column(t, 1)[0];
       f.dispatchEvent(new Event('input'));
       r.visible_after_filter = Array.prototype.filter.call(t.tBodies[0].rows, function (x) {

@@ -3,6 +3,7 @@
 SVG graph and the tables are there, sorting and filtering work; saves a screenshot.
 
 usage: report_browser_test.py --trtlens BIN --out DIR --name NAME INPUT...
+       report_browser_test.py --diff-page BIN ... A B   (a diff page of two inputs instead)
 Exit 77 (CTest SKIP) when chromium or an input is missing."""
 import argparse, html, json, os, re, shutil, subprocess, sys, tempfile
 
@@ -28,6 +29,7 @@ def main():
     ap.add_argument("--trtlens", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--name", required=True)
+    ap.add_argument("--diff-page")
     ap.add_argument("inputs", nargs="+")
     a = ap.parse_args()
     if not shutil.which("chromium"):
@@ -37,7 +39,10 @@ def main():
             print("SKIP: input absent: " + p); return 77
     os.makedirs(a.out, exist_ok=True)
     report = os.path.join(a.out, a.name + ".html")
-    subprocess.run([a.trtlens, "report", *a.inputs, "-o", report, "-q"], check=True)
+    if a.diff_page:
+        subprocess.run([a.diff_page, a.inputs[0], a.inputs[1], report], check=True)
+    else:
+        subprocess.run([a.trtlens, "report", *a.inputs, "-o", report, "-q"], check=True)
     size = os.path.getsize(report)
     failures = []
     page = open(report, encoding="utf-8").read()
@@ -58,9 +63,23 @@ def main():
         chromium(["--window-size=1280,1400", "--hide-scrollbars", "--screenshot=" + shot, "file://" + os.path.abspath(report)],
                  os.path.join(tmp, "p2"))
 
-    n = expected_layers(a.inputs[0])
-    print(json.dumps(r), "expected layers:", n, "report bytes:", size)
+    print(json.dumps(r), "report bytes:", size)
     if r["errors"] or console: failures.append("errors: %s %s" % (r["errors"], console))
+    if a.diff_page:
+        # Change rows of diff_page.cc, counted independently: names only in A, only in B, and
+        # common names whose TacticValue differs.
+        la, lb = [{l["Name"]: l.get("TacticValue") for l in json.load(open(p))["Layers"]} for p in a.inputs]
+        want = (len(set(la) - set(lb)) + len(set(lb) - set(la)) +
+                sum(1 for k in set(la) & set(lb) if la[k] != lb[k]))
+        if r["svgs"] != 2: failures.append("diff page has %d svgs, want 2" % r["svgs"])
+        if r["rows"] != want: failures.append("change list has %d rows, want %d" % (r["rows"], want))
+        if not (r.get("sort_name_asc") and r.get("sort_name_desc")): failures.append("sorting failed")
+        if not os.path.exists(shot) or os.path.getsize(shot) < 10000: failures.append("no screenshot")
+        for f in failures: print("FAIL: " + f)
+        print("screenshot: " + shot)
+        return 1 if failures else 0
+    n = expected_layers(a.inputs[0])
+    print("expected layers:", n)
     if r["svg_nodes"] < n: failures.append("svg has %d nodes, want >= %d" % (r["svg_nodes"], n))
     if r["tables"] < 1 or r["rows"] != n: failures.append("layers table has %d rows, want %d" % (r["rows"], n))
     if not (r.get("sort_name_asc") and r.get("sort_name_desc")): failures.append("sorting by name failed")
