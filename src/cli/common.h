@@ -72,6 +72,8 @@ void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, Command
 // diff (issue 6)
 
 // dot, report (issue 7)
+void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // findings (issue 8)
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   // diff (issue 6)
 
   // dot, report (issue 7)
+  register_dot(app, commands);
+  register_report(app, commands);
 
   // findings (issue 8)
   register_findings(app, commands);

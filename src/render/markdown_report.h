@@ -1,0 +1,19 @@
+// GitHub-flavoured Markdown for pasting into a ticket: summary table, top layers by time and
+// memory, findings, environment; long tables folded in <details>.
+#pragma once
+
+#include <ostream>
+
+#include "model/capture.h"
+
+namespace trtlens {
+
+struct MarkdownReportOptions {
+  size_t top = 10;        // rows of the "top layers" tables
+  size_t max_rows = 500;  // rows of the folded full layer table
+};
+
+void write_markdown_report(const Capture& capture, const Build& build,
+                           const MarkdownReportOptions& options, std::ostream& os);
+
+}  // namespace trtlens

@@ -1,0 +1,64 @@
+#include "render/svg.h"
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <memory>
+
+namespace trtlens {
+namespace {
+
+// Graphviz keeps its messages in a buffer when the level is above what it prints.
+std::string last_graphviz_error() {
+  char* msg = aglasterr();
+  std::string s = msg ? msg : "";
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s.empty() ? "Graphviz rejected the graph" : s;
+}
+
+struct ContextDeleter {
+  void operator()(GVC_t* c) const { gvFreeContext(c); }
+};
+struct GraphDeleter {
+  void operator()(Agraph_t* g) const { agclose(g); }
+};
+
+std::unique_ptr<Agraph_t, GraphDeleter> parse(const std::string& dot) {
+  agseterr(AGMAX);  // collect messages instead of printing them on stderr
+  agreseterrors();
+  return std::unique_ptr<Agraph_t, GraphDeleter>(agmemread(dot.c_str()));
+}
+
+}  // namespace
+
+bool graphviz_accepts(const std::string& dot, std::string* error) {
+  auto g = parse(dot);
+  if (!g && error) *error = last_graphviz_error();
+  return g != nullptr;
+}
+
+std::string graphviz_render(const std::string& dot, const std::string& format,
+                            const std::string& engine) {
+  std::unique_ptr<GVC_t, ContextDeleter> gvc(gvContext());
+  if (!gvc) throw GraphvizError("cannot start Graphviz");
+  auto g = parse(dot);
+  if (!g) throw GraphvizError(last_graphviz_error());
+  if (gvLayout(gvc.get(), g.get(), engine.c_str()) != 0)
+    throw GraphvizError("Graphviz layout '" + engine + "' failed: " + last_graphviz_error());
+  char* data = nullptr;
+  unsigned int length = 0;
+  int rc = gvRenderData(gvc.get(), g.get(), format.c_str(), &data, &length);
+  std::string out = rc == 0 && data ? std::string(data, length) : std::string();
+  if (data) gvFreeRenderData(data);
+  gvFreeLayout(gvc.get(), g.get());
+  if (rc != 0) throw GraphvizError("Graphviz cannot render format '" + format + "'");
+  return out;
+}
+
+std::string svg_element(const std::string& doc) {
+  size_t start = doc.find("<svg");
+  if (start == std::string::npos) return "";
+  return doc.substr(start);
+}
+
+}  // namespace trtlens

@@ -1,0 +1,46 @@
+// Injected at the top of <head> of a copy of the report: records errors, then exercises the
+// page as a person would (sort, filter) and writes the results into <pre id="probe-result">.
+(function () {
+  var errors = [];
+  window.addEventListener('error', function (e) { errors.push('error: ' + e.message); });
+  var original = console.error;
+  console.error = function () {
+    errors.push('console.error: ' + Array.prototype.join.call(arguments, ' '));
+    original.apply(console, arguments);
+  };
+  function column(t, i) {
+    return Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[i].textContent; });
+  }
+  window.addEventListener('load', function () {
+    var r = {errors: errors};
+    r.svg_nodes = document.querySelectorAll('#graph svg g.node').length;
+    r.svgs = document.querySelectorAll('svg').length;
+    r.tables = document.querySelectorAll('table.sortable').length;
+    // The layer table of a report, the change list of a diff page.
+    var t = document.getElementById('table-layers') || document.getElementById('table-changes');
+    r.rows = t ? t.tBodies[0].rows.length : 0;
+    if (t) {
+      var name = t.tHead.rows[0].cells[1];
+      name.click();
+      var asc = column(t, 1);
+      var expected = asc.slice().sort(function (a, b) { return a.localeCompare(b); });
+      r.sort_name_asc = JSON.stringify(asc) === JSON.stringify(expected);
+      name.click();
+      r.sort_name_desc = JSON.stringify(column(t, 1)) === JSON.stringify(expected.slice().reverse());
+      var index = t.tHead.rows[0].cells[0];
+      index.click();
+      index.click();
+      r.first_index_desc = t.tBodies[0].rows[0].cells[0].textContent;
+      var f = document.querySelector('input.filter[data-table="' + t.id + '"]');
+      f.value = r.filter = column(t, 1)[0];
+      f.dispatchEvent(new Event('input'));
+      r.visible_after_filter = Array.prototype.filter.call(t.tBodies[0].rows, function (x) {
+        return x.style.display !== 'none';
+      }).length;
+    }
+    var pre = document.createElement('pre');
+    pre.id = 'probe-result';
+    pre.textContent = JSON.stringify(r);
+    document.body.appendChild(pre);
+  });
+})();
