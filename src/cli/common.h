@@ -67,6 +67,7 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 // provenance (issue 5)
 
 // diff (issue 6)
+void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // dot, report (issue 7)
 

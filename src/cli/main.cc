@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   // provenance (issue 5)
 
   // diff (issue 6)
+  register_diff(app, commands);
 
   // dot, report (issue 7)
 
