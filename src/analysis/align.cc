@@ -81,18 +81,20 @@ void align_by_onnx(const Build& base, const Build& head, std::vector<int>& b2h,
     else c.second.push_back(int(v - nb));
   }
   for (auto& [bs, hs] : comps) {
-    // Count shared nodes per (base, head) and pair greedily, most shared first.
-    std::vector<std::tuple<int, int, int>> cand;  // -shared, b, h
+    // Pair greedily: same implementation type first (the conv that absorbed a pointwise layer
+    // is still that conv), then most nodes shared.
+    std::vector<std::tuple<int, int, int, int>> cand;  // -same type, -shared, b, h
     for (int b : bs) {
       std::unordered_map<int, int> shared;
       for (const auto& n : base.layers[size_t(b)].onnx_nodes) {
         auto it = head_of_node.find(n);
         if (it != head_of_node.end()) ++shared[it->second];
       }
-      for (auto [h, k] : shared) cand.emplace_back(-k, b, h);
+      for (auto [h, k] : shared)
+        cand.emplace_back(-int(base.layers[size_t(b)].type == head.layers[size_t(h)].type), -k, b, h);
     }
     std::sort(cand.begin(), cand.end());
-    for (auto [k, b, h] : cand) {
+    for (auto [t, k, b, h] : cand) {
       if (b2h[size_t(b)] >= 0 || h2b[size_t(h)] >= 0) continue;
       b2h[size_t(b)] = h;
       h2b[size_t(h)] = b;
