@@ -126,12 +126,27 @@ void align_by_onnx(const Build& base, const Build& head, std::vector<int>& b2h,
   }
 }
 
-// Pairs still-unpaired layers whose key is equal, walking base in order and keeping head
-// order monotonic (the first free head layer after the last one paired this way).
+// Pairs still-unpaired layers whose key is equal, walking base in order. With `window`, a base
+// layer only looks between the head partners of the nearest paired layers before and after it
+// (the anchors from the ONNX and name passes), and head order stays monotonic inside a window,
+// so a layer dropped in head does not shift every later pairing.
 template <class Key>
 void align_by_key(size_t nb, size_t nh, std::vector<int>& b2h, std::vector<int>& h2b,
                   std::vector<AlignedBy>& by, AlignedBy how, Key base_key, Key head_key,
-                  bool monotonic) {
+                  bool window) {
+  std::vector<int> lo(nb, 0), hi(nb, int(nh) - 1);
+  if (window) {
+    int last = -1;
+    for (size_t b = 0; b < nb; ++b) {
+      if (b2h[b] >= 0) last = b2h[b];
+      lo[b] = last + 1;
+    }
+    int next = int(nh);
+    for (size_t b = nb; b-- > 0;) {
+      if (b2h[b] >= 0) next = b2h[b];
+      hi[b] = next - 1;
+    }
+  }
   std::unordered_map<std::string, std::deque<int>> heads;
   for (size_t h = 0; h < nh; ++h)
     if (h2b[h] == -1) heads[head_key(h)].push_back(int(h));
@@ -141,9 +156,9 @@ void align_by_key(size_t nb, size_t nh, std::vector<int>& b2h, std::vector<int>&
     auto it = heads.find(base_key(b));
     if (it == heads.end()) continue;
     auto& q = it->second;
-    while (!q.empty() && (h2b[size_t(q.front())] != -1 || (monotonic && q.front() < cursor)))
-      q.pop_front();
-    if (q.empty()) continue;
+    int from = window ? std::max(cursor, lo[b]) : 0;
+    while (!q.empty() && (h2b[size_t(q.front())] != -1 || q.front() < from)) q.pop_front();
+    if (q.empty() || q.front() > hi[b]) continue;
     int h = q.front();
     q.pop_front();
     b2h[b] = h;

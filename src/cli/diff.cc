@@ -1,4 +1,5 @@
 // trtlens diff: two captures, aligned layer by layer, with CI gates.
+#include <future>
 #include <iostream>
 
 #include "analysis/diff.h"
@@ -48,8 +49,10 @@ int run_diff(const DiffOptions& o) {
   CommonOptions bo = o.common, ho = o.common;
   bo.inputs = base;
   ho.inputs = head;
+  // The two sides are independent: read them on two threads.
+  auto head_future = std::async(std::launch::async, [&ho] { return load_inputs(ho); });
   Capture bc = load_inputs(bo);
-  Capture hc = load_inputs(ho);
+  Capture hc = head_future.get();
   DiffResult d = diff_builds(bc, one_build(bc, o.common.build, "base"), hc,
                              one_build(hc, o.common.build, "head"));
   auto gates = evaluate_gates(d, rules);
