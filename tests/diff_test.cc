@@ -1,12 +1,13 @@
 // trtlens diff: alignment, change list and CI gates. Expected values were read off the input
 // files by hand (python3 over the JSON, or the fixture text), never from trtlens's output.
+#include "analysis/diff.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
-#include "analysis/diff.h"
 #include "render/diff.h"
 #include "test_support.h"
 
@@ -38,7 +39,8 @@ std::vector<const DiffChange*> changes(const DiffResult& d, const std::string& k
   return v;
 }
 
-const DiffChange* change_on(const DiffResult& d, const std::string& kind, const std::string& layer) {
+const DiffChange* change_on(const DiffResult& d, const std::string& kind,
+                            const std::string& layer) {
   for (const auto& c : d.changes)
     if (c.kind == kind && !c.base_layers.empty() && c.base_layers.front() == layer) return &c;
   return nullptr;
@@ -74,7 +76,8 @@ std::vector<std::string> nodes_from_metadata(const std::string& md) {
 
 std::string dump_changes(const DiffResult& d) {
   std::string s;
-  for (const auto& c : d.changes) s += c.kind + " " + c.what + " " + c.base.dump() + " -> " + c.head.dump() + "\n";
+  for (const auto& c : d.changes)
+    s += c.kind + " " + c.what + " " + c.base.dump() + " -> " + c.head.dump() + "\n";
   return s;
 }
 
@@ -87,7 +90,9 @@ struct SmallPair {
     for (auto& l : base.builds.at(0).layers) l.onnx_nodes = nodes_from_name(l.name);
     for (auto& l : head.builds.at(0).layers) l.onnx_nodes = nodes_from_metadata(l.metadata);
   }
-  DiffResult diff() const { return diff_builds(base, *base.final_build(), head, *head.final_build()); }
+  DiffResult diff() const {
+    return diff_builds(base, *base.final_build(), head, *head.final_build());
+  }
 };
 
 TEST(DiffFixture, AlignsLayerForLayerThroughOnnxNodes) {
@@ -104,7 +109,8 @@ TEST(DiffFixture, AlignsLayerForLayerThroughOnnxNodes) {
       {"Conv_5", "Conv_5 + Add_6 + Relu_7", AlignedBy::Onnx},
       {"PWN(Add_6, Relu_7)", "", AlignedBy::Onnx},
       {"Reformatting CopyNode for Output Tensor 0 to PWN(Add_6, Relu_7)",
-       "Reformatting CopyNode for Output Tensor 0 to Conv_5 + Add_6 + Relu_7", AlignedBy::Signature},
+       "Reformatting CopyNode for Output Tensor 0 to Conv_5 + Add_6 + Relu_7",
+       AlignedBy::Signature},
   };
   ASSERT_EQ(d.alignment.pairs.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) {
@@ -169,7 +175,7 @@ TEST(DiffCorpus, MobilenetPairMatchesTrexExpectedAlignment) {
   Capture b = load({dir + "mobilenet_v2_residuals.qat.onnx.engine.graph.json"});
   DiffResult d = diff_builds(a, *a.final_build(), b, *b.final_build());
   // TREx tests/test_compare_engines.py: (0,0)...(6,6), (7,None), (8,7), (9,8).
-  std::vector<std::pair<int, int>> want = {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4},
+  std::vector<std::pair<int, int>> want = {{0, 0}, {1, 1}, {2, 2},  {3, 3}, {4, 4},
                                            {5, 5}, {6, 6}, {7, -1}, {8, 7}, {9, 8}};
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(d.alignment.pairs[i].base, want[i].first) << i;
@@ -320,7 +326,8 @@ DiffResult diff(const Capture& a, const Capture& b) {
 }
 
 TEST(DiffHandMade, SplitFusionGroupAndItsTime) {
-  Capture a = capture({layer("Conv_1 + Relu_2", "CaskConvolution", "FP16", {"Conv_1", "Relu_2"}, 1.0)});
+  Capture a =
+      capture({layer("Conv_1 + Relu_2", "CaskConvolution", "FP16", {"Conv_1", "Relu_2"}, 1.0)});
   Capture b = capture({layer("Conv_1", "CaskConvolution", "FP16", {"Conv_1"}, 0.75),
                        layer("Relu_2", "PointWiseV2", "FP16", {"Relu_2"}, 0.5)});
   DiffResult d = diff(a, b);
@@ -335,8 +342,10 @@ TEST(DiffHandMade, SplitFusionGroupAndItsTime) {
 }
 
 TEST(DiffHandMade, PrecisionPerOnnxNode) {
-  Capture a = capture({layer("Conv_17 + Relu_18", "CaskConvolution", "INT8", {"Conv_17", "Relu_18"})});
-  Capture b = capture({layer("Conv_17 + Relu_18", "CaskConvolution", "FP16", {"Conv_17", "Relu_18"})});
+  Capture a =
+      capture({layer("Conv_17 + Relu_18", "CaskConvolution", "INT8", {"Conv_17", "Relu_18"})});
+  Capture b =
+      capture({layer("Conv_17 + Relu_18", "CaskConvolution", "FP16", {"Conv_17", "Relu_18"})});
   DiffResult d = diff(a, b);
   auto p = changes(d, "precision");
   ASSERT_EQ(p.size(), 2u);  // one per node

@@ -10,10 +10,14 @@ namespace trtlens {
 
 const char* to_string(AlignedBy a) {
   switch (a) {
-    case AlignedBy::Onnx: return "onnx";
-    case AlignedBy::Name: return "name";
-    case AlignedBy::Signature: return "signature";
-    case AlignedBy::None: return "none";
+    case AlignedBy::Onnx:
+      return "onnx";
+    case AlignedBy::Name:
+      return "name";
+    case AlignedBy::Signature:
+      return "signature";
+    case AlignedBy::None:
+      return "none";
   }
   return "none";
 }
@@ -77,8 +81,10 @@ void align_by_onnx(const Build& base, const Build& head, std::vector<int>& b2h,
     auto [it, fresh] = comp_index.emplace(root, comps.size());
     if (fresh) comps.emplace_back();
     auto& c = comps[it->second];
-    if (v < nb) c.first.push_back(int(v));
-    else c.second.push_back(int(v - nb));
+    if (v < nb)
+      c.first.push_back(int(v));
+    else
+      c.second.push_back(int(v - nb));
   }
   for (auto& [bs, hs] : comps) {
     // Pair greedily: same implementation type first (the conv that absorbed a pointwise layer
@@ -91,7 +97,8 @@ void align_by_onnx(const Build& base, const Build& head, std::vector<int>& b2h,
         if (it != head_of_node.end()) ++shared[it->second];
       }
       for (auto [h, k] : shared)
-        cand.emplace_back(-int(base.layers[size_t(b)].type == head.layers[size_t(h)].type), -k, b, h);
+        cand.emplace_back(-int(base.layers[size_t(b)].type == head.layers[size_t(h)].type), -k, b,
+                          h);
     }
     std::sort(cand.begin(), cand.end());
     for (auto [t, k, b, h] : cand) {
@@ -182,10 +189,10 @@ Alignment align_layers(const Build& base, const Build& head) {
   for (size_t b = 0; b < nb; ++b)
     if (group_of[b] >= 0 && b2h[b] < 0) b2h[b] = -2;
 
-  align_by_key(
-      nb, nh, b2h, h2b, by, AlignedBy::Name,
-      std::function<std::string(size_t)>([&](size_t b) { return base.layers[b].name; }),
-      std::function<std::string(size_t)>([&](size_t h) { return head.layers[h].name; }), false);
+  align_by_key(nb, nh, b2h, h2b, by, AlignedBy::Name,
+               std::function<std::string(size_t)>([&](size_t b) { return base.layers[b].name; }),
+               std::function<std::string(size_t)>([&](size_t h) { return head.layers[h].name; }),
+               false);
   std::vector<std::string> bsig(nb), hsig(nh);
   for (size_t b = 0; b < nb; ++b)
     if (b2h[b] == -1) bsig[b] = layer_signature(base.layers[b]);

@@ -21,7 +21,8 @@ struct LayerPair {
 
 // Layers whose ONNX nodes were regrouped: m base layers and n head layers sharing nodes.
 struct FusionGroup {
-  std::string what;  // "split" (1 -> n), "merged" (m -> 1), "regrouped" (m -> n), "changed" (1 -> 1)
+  std::string
+      what;  // "split" (1 -> n), "merged" (m -> 1), "regrouped" (m -> n), "changed" (1 -> 1)
   std::vector<int> base, head;
   std::vector<std::string> nodes;  // nodes of the group, in base order then head-only ones
 };

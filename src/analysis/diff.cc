@@ -101,6 +101,17 @@ DiffSide side_of(const Capture& c, const Build& b) {
   return s;
 }
 
+// Sum of the layers' average times; nullopt unless every layer has one.
+std::optional<double> group_time(const Build& b, const std::vector<int>& layers) {
+  double sum = 0;
+  for (int i : layers) {
+    const auto& ms = b.layers[size_t(i)].time.average_ms;
+    if (!ms) return std::nullopt;
+    sum += *ms;
+  }
+  return sum;
+}
+
 json opt_json(const std::optional<uint64_t>& v) { return v ? json(*v) : json(); }
 json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(); }
 
@@ -138,7 +149,6 @@ class Differ {
 
   void fusion() {
     for (const auto& g : out_.alignment.fusion_groups) {
-      std::string bn, hn;
       auto& c = add("fusion", g.what, json(), json());
       for (int i : g.base) c.base_layers.push_back(b_.layers[size_t(i)].name);
       for (int i : g.head) c.head_layers.push_back(h_.layers[size_t(i)].name);
@@ -148,17 +158,14 @@ class Differ {
       c.unit = "layers";
       c.onnx_nodes = g.nodes;
       // Time of the whole group, when every layer of both sides has one.
-      double bt = 0, ht = 0;
-      bool ok = true;
-      for (int i : g.base) ok = ok && b_.layers[size_t(i)].time.average_ms, bt += b_.layers[size_t(i)].time.average_ms.value_or(0);
-      for (int i : g.head) ok = ok && h_.layers[size_t(i)].time.average_ms, ht += h_.layers[size_t(i)].time.average_ms.value_or(0);
-      if (ok && bt != ht) {
+      std::optional<double> bt = group_time(b_, g.base), ht = group_time(h_, g.head);
+      if (bt && ht && *bt != *ht) {
         DiffChange t = out_.changes.back();
         t.kind = "time";
         t.what = "fusion group";
-        t.base = bt;
-        t.head = ht;
-        t.delta = ht - bt;
+        t.base = *bt;
+        t.head = *ht;
+        t.delta = *ht - *bt;
         t.unit = "ms";
         out_.changes.push_back(std::move(t));
       }
@@ -170,8 +177,8 @@ class Differ {
       if (p.fusion_group >= 0) return;
       const Layer& l = p.base >= 0 ? b_.layers[size_t(p.base)] : h_.layers[size_t(p.head)];
       if (is_reformat(l)) return;  // counted by reformats()
-      auto& c = add(p.base >= 0 ? "removed" : "added", l.type,
-                    p.base >= 0 ? json(l.name) : json(), p.base >= 0 ? json() : json(l.name));
+      auto& c = add(p.base >= 0 ? "removed" : "added", l.type, p.base >= 0 ? json(l.name) : json(),
+                    p.base >= 0 ? json() : json(l.name));
       (p.base >= 0 ? c.base_layers : c.head_layers).push_back(l.name);
       c.onnx_nodes = l.onnx_nodes;
       return;
@@ -221,8 +228,8 @@ class Differ {
       bool verbatim = !b[i].format.empty() && !h[i].format.empty();
       bool layout_changed = b[i].vector_width != h[i].vector_width;
       if (verbatim)
-        layout_changed = layout_changed ||
-                         parse_format(b[i].format).channel_last != parse_format(h[i].format).channel_last;
+        layout_changed = layout_changed || parse_format(b[i].format).channel_last !=
+                                               parse_format(h[i].format).channel_last;
       if (!layout_changed) continue;
       layer_change("format", side + " " + std::to_string(i), format_label(b[i], verbatim),
                    format_label(h[i], verbatim));
@@ -295,7 +302,8 @@ class Differ {
 
   void version() {
     const auto &x = out_.base_side.trt_version, &y = out_.head_side.trt_version;
-    if (x != y) add("version", "TensorRT", x.empty() ? json() : json(x), y.empty() ? json() : json(y));
+    if (x != y)
+      add("version", "TensorRT", x.empty() ? json() : json(x), y.empty() ? json() : json(y));
   }
 
   void key_values(const char* kind, const KeyValues& b, const KeyValues& h) {
@@ -304,8 +312,10 @@ class Differ {
     for (const auto& [k, v] : b) {
       bkeys.insert(k);
       auto it = hm.find(k);
-      if (it == hm.end()) add(kind, k, v, json());
-      else if (it->second != v) add(kind, k, v, it->second);
+      if (it == hm.end())
+        add(kind, k, v, json());
+      else if (it->second != v)
+        add(kind, k, v, it->second);
     }
     for (const auto& [k, v] : h)
       if (!bkeys.count(k)) add(kind, k, json(), v);
@@ -314,7 +324,9 @@ class Differ {
   void perf() {
     const RunInfo *br = perf_run(bc_), *hr = perf_run(hc_);
     if (!br || !hr) return;
-    auto key = [](const PerfFigure& f) { return f.stat.empty() ? f.metric : f.metric + " " + f.stat; };
+    auto key = [](const PerfFigure& f) {
+      return f.stat.empty() ? f.metric : f.metric + " " + f.stat;
+    };
     std::unordered_map<std::string, const PerfFigure*> hm;
     for (const auto& f : hr->perf) hm.emplace(key(f), &f);
     for (const auto& f : br->perf) {
@@ -425,8 +437,9 @@ std::vector<GateResult> evaluate_gates(const DiffResult& d, const std::vector<Ga
           }
         }
         g.breached = n > 0;
-        g.message = std::to_string(n) + " layer(s) or group(s) slower by >= " +
-                    fmt_num(r.threshold) + "%" + (n ? " (worst: " + worst + ")" : "");
+        g.message = std::to_string(n) +
+                    " layer(s) or group(s) slower by >= " + fmt_num(r.threshold) + "%" +
+                    (n ? " (worst: " + worst + ")" : "");
       }
     } else if (r.name == "reformats") {
       double delta = double(d.head_side.reformats) - double(d.base_side.reformats);

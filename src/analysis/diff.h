@@ -1,11 +1,10 @@
 // What changed between two builds, one change per fact, plus the CI gates (--fail-on).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/align.h"
 #include "analysis/summary.h"  // is_reformat

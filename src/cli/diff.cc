@@ -1,8 +1,9 @@
 // trtlens diff: two captures, aligned layer by layer, with CI gates.
+#include "analysis/diff.h"
+
 #include <future>
 #include <iostream>
 
-#include "analysis/diff.h"
 #include "cli/common.h"
 #include "render/diff.h"
 #include "render/escape.h"
@@ -58,9 +59,12 @@ int run_diff(const DiffOptions& o) {
   auto gates = evaluate_gates(d, rules);
 
   Output out(o.common.output);
-  if (o.common.format == "json") out.stream() << dump_json(diff_json(d, gates)) << '\n';
-  else if (o.common.format == "table") write_diff_terminal(d, gates, out.stream());
-  else write_table(diff_changes_table(d), o.common.format, out.stream());
+  if (o.common.format == "json")
+    out.stream() << dump_json(diff_json(d, gates)) << '\n';
+  else if (o.common.format == "table")
+    write_diff_terminal(d, gates, out.stream());
+  else
+    write_table(diff_changes_table(d), o.common.format, out.stream());
 
   int rc = 0;
   for (const auto& g : gates) {
@@ -71,8 +75,8 @@ int run_diff(const DiffOptions& o) {
     }
     if (g.breached) {
       if (o.common.format != "table")
-        std::cerr << "trtlens: --fail-on " << escape_terminal(g.rule) << " breached: "
-                  << escape_terminal(g.message) << '\n';
+        std::cerr << "trtlens: --fail-on " << escape_terminal(g.rule)
+                  << " breached: " << escape_terminal(g.message) << '\n';
       rc = 1;
     }
   }

@@ -12,9 +12,8 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-const char* kKinds[] = {"fusion", "added",  "removed", "precision", "reformat",
-                        "perf",   "time",   "type",    "tactic",    "format",
-                        "memory", "version", "device", "option"};
+const char* kKinds[] = {"fusion", "added",  "removed", "precision", "reformat", "perf",   "time",
+                        "type",   "tactic", "format",  "memory",    "version",  "device", "option"};
 
 int kind_rank(const std::string& k) {
   for (size_t i = 0; i < std::size(kKinds); ++i)
@@ -24,8 +23,10 @@ int kind_rank(const std::string& k) {
 
 std::string num(double v) {
   char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else std::snprintf(buf, sizeof buf, "%.4g", v);
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
 
@@ -47,7 +48,8 @@ std::string delta_text(const DiffChange& c) {
   std::string s = (*c.delta > 0 ? "+" : "") + num(*c.delta);
   if (!c.unit.empty()) s += " " + c.unit;
   if (c.base.is_number() && c.base.get<double>() != 0 && c.unit != "layers")
-    s += " (" + std::string(*c.delta > 0 ? "+" : "") + num(std::round(*c.delta / c.base.get<double>() * 1000) / 10) + "%)";
+    s += " (" + std::string(*c.delta > 0 ? "+" : "") +
+         num(std::round(*c.delta / c.base.get<double>() * 1000) / 10) + "%)";
   return s;
 }
 
@@ -85,9 +87,12 @@ std::map<std::string, size_t> pairs_by(const DiffResult& d, size_t& only_base, s
   std::map<std::string, size_t> by;
   only_base = only_head = 0;
   for (const auto& p : d.alignment.pairs) {
-    if (p.base >= 0 && p.head >= 0) ++by[to_string(p.by)];
-    else if (p.base >= 0) ++only_base;
-    else ++only_head;
+    if (p.base >= 0 && p.head >= 0)
+      ++by[to_string(p.by)];
+    else if (p.base >= 0)
+      ++only_base;
+    else
+      ++only_head;
   }
   return by;
 }
@@ -140,7 +145,9 @@ json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
   j["summary"] = std::move(s);
   auto g = json::array();
   for (const auto& r : gates)
-    g.push_back({{"rule", r.rule}, {"evaluated", r.evaluated}, {"breached", r.breached},
+    g.push_back({{"rule", r.rule},
+                 {"evaluated", r.evaluated},
+                 {"breached", r.breached},
                  {"message", r.message}});
   j["gates"] = std::move(g);
   return j;
@@ -170,9 +177,8 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
   side("head", d.head_side);
   size_t only_base, only_head;
   auto by = pairs_by(d, only_base, only_head);
-  os << "aligned: " << by["onnx"] << " by onnx, " << by["name"] << " by name, "
-     << by["signature"] << " by signature; " << only_base << " only in base, " << only_head
-     << " only in head\n";
+  os << "aligned: " << by["onnx"] << " by onnx, " << by["name"] << " by name, " << by["signature"]
+     << " by signature; " << only_base << " only in base, " << only_head << " only in head\n";
   os << "changes: " << d.changes.size();
   const char* sep = " (";
   for (const char* k : kKinds) {

@@ -2,10 +2,9 @@
 // "trtlens-diff/1" JSON document, and the change list as CSV or Markdown.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "analysis/diff.h"
 #include "render/text_table.h"
