@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "render/diff.h"
 #include "test_support.h"
@@ -468,6 +469,29 @@ TEST(DiffAlign, SignatureDropsBatch) {
   EXPECT_EQ(layer_signature(a), layer_signature(b));
   b.outputs[0].dims[1] = 16;
   EXPECT_NE(layer_signature(a), layer_signature(b));
+}
+
+}  // namespace
+}  // namespace trtlens
+
+namespace trtlens {
+namespace {
+
+TEST(DiffRender, TerminalSummaryFitsAScreenAndEscapesNames) {
+  TRTLENS_REQUIRE_SHARED();
+  auto r = run_trtlens("diff " + shell_quote(a100("fp32")) + " " + shell_quote(a100("fp16")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t details = r.out.find("\ndetails:\n");
+  ASSERT_NE(details, std::string::npos);
+  // 109 changes, but the part before the details is at most a 24-line screen.
+  EXPECT_LE(std::count(r.out.begin(), r.out.begin() + long(details), '\n'), 24);
+
+  Capture a = capture({layer("evil\x1b[31m", "X", "FP16", {})});
+  Capture b = capture({layer("evil\x1b[31m", "Y", "FP16", {})});
+  std::ostringstream os;
+  write_diff_terminal(diff(a, b), {}, os);
+  EXPECT_EQ(os.str().find('\x1b'), std::string::npos);
+  EXPECT_NE(os.str().find("type type: X -> Y"), std::string::npos);
 }
 
 }  // namespace
