@@ -147,20 +147,29 @@ TEST(DiffFixture, ReportsOnlyTheRealDifferences) {
   EXPECT_EQ(v[0]->head, "10.3.0");
 }
 
-TEST(DiffFixture, WithoutProvenanceTheMergeShowsAsAddRemove) {
-  // What the binary does on this branch (onnx_nodes empty): names and signatures only.
+TEST(DiffFixture, EndToEndThroughTheBinary) {
+  // The binary fills onnx_nodes only when the provenance analysis is in the build; without it,
+  // the regrouped block can only show as layers added and removed.
+  Capture probe = load({fixture("diff/trt10_small.log")});
+  bool provenance = !probe.final_build()->layers.at(1).onnx_nodes.empty();
   auto r = run_trtlens("diff " + shell_quote(fixture("diff/trt82_small.log")) + " " +
                        shell_quote(fixture("diff/trt10_small.log")) + " --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "trtlens-diff/1");
-  std::set<std::string> added, removed;
+  std::set<std::string> added, removed, kinds;
   for (const auto& c : j["changes"]) {
+    kinds.insert(c["kind"].get<std::string>());
     if (c["kind"] == "added") added.insert(c["head"].get<std::string>());
     if (c["kind"] == "removed") removed.insert(c["base"].get<std::string>());
   }
-  EXPECT_EQ(added, (std::set<std::string>{"Conv_5 + Add_6 + Relu_7"}));
-  EXPECT_EQ(removed, (std::set<std::string>{"Conv_5", "PWN(Add_6, Relu_7)"}));
+  if (provenance) {
+    EXPECT_EQ(kinds, (std::set<std::string>{"fusion", "tactic", "version"}));
+    EXPECT_EQ(j["changes"].size(), 3u);
+  } else {
+    EXPECT_EQ(added, (std::set<std::string>{"Conv_5 + Add_6 + Relu_7"}));
+    EXPECT_EQ(removed, (std::set<std::string>{"Conv_5", "PWN(Add_6, Relu_7)"}));
+  }
   for (const auto& p : j["pairs"]) {
     std::string by = p["aligned_by"];
     EXPECT_TRUE(by == "onnx" || by == "name" || by == "signature" || by == "none") << by;
