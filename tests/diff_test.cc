@@ -1,5 +1,6 @@
 // trtlens diff: alignment, change list and CI gates. Expected values were read off the input
 // files by hand (python3 over the JSON, or the fixture text), never from trtlens's output.
+#include "analysis/analyze.h"
 #include "analysis/diff.h"
 
 #include <gtest/gtest.h>
@@ -151,6 +152,7 @@ TEST(DiffFixture, EndToEndThroughTheBinary) {
   // The binary fills onnx_nodes only when the provenance analysis is in the build; without it,
   // the regrouped block can only show as layers added and removed.
   Capture probe = load({fixture("diff/trt10_small.log")});
+  analyze(probe, AnalysisOptions{});  // what the binary runs after loading
   bool provenance = !probe.final_build()->layers.at(1).onnx_nodes.empty();
   auto r = run_trtlens("diff " + shell_quote(fixture("diff/trt82_small.log")) + " " +
                        shell_quote(fixture("diff/trt10_small.log")) + " --format json");
