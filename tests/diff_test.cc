@@ -166,6 +166,8 @@ TEST(DiffFixture, EndToEndThroughTheBinary) {
   if (provenance) {
     EXPECT_EQ(kinds, (std::set<std::string>{"fusion", "tactic", "version"}));
     EXPECT_EQ(j["changes"].size(), 3u);
+    // Conv_0 + Relu_1, MaxPool_2, Conv_3 + Relu_4 and Conv_5 (-> Conv_5 + Add_6 + Relu_7).
+    EXPECT_EQ(j["summary"]["aligned"]["onnx"], 4);
   } else {
     EXPECT_EQ(added, (std::set<std::string>{"Conv_5 + Add_6 + Relu_7"}));
     EXPECT_EQ(removed, (std::set<std::string>{"Conv_5", "PWN(Add_6, Relu_7)"}));
