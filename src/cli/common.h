@@ -70,6 +70,7 @@ void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
 void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // diff (issue 6)
+void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // dot, report (issue 7)
 void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   register_provenance(app, commands);
 
   // diff (issue 6)
+  register_diff(app, commands);
 
   // dot, report (issue 7)
   register_dot(app, commands);

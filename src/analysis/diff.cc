@@ -1,0 +1,478 @@
+#include "analysis/diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "analysis/summary.h"
+#include "model/values.h"
+
+namespace trtlens {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::optional<uint64_t> tensor_bytes(const Tensor& t) {
+  auto bits = dtype_bits(t.dtype);
+  if (!bits || !t.has_dims) return std::nullopt;
+  uint64_t n = 1;
+  for (int64_t d : t.dims) {
+    if (d < 0) return std::nullopt;
+    n *= uint64_t(d);
+  }
+  return n * uint64_t(*bits) / 8;
+}
+
+// Canonical layout label, comparable across versions: dtype plus vector width; the verbatim
+// format string only when both sides gave one.
+std::string format_label(const Tensor& t, bool verbatim) {
+  if (verbatim) return t.format;
+  std::string s = t.dtype.empty() ? "?" : t.dtype;
+  if (t.vector_width > 0) s += ":" + std::to_string(t.vector_width);
+  return s;
+}
+
+bool quantized(const std::string& dtype) {
+  return dtype == "INT8" || dtype == "FP8" || dtype == "INT4" || dtype == "FP4";
+}
+
+std::string fmt_num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+KeyValues merged(const std::vector<RunInfo>& runs, KeyValues RunInfo::*field) {
+  KeyValues out;
+  std::unordered_set<std::string> seen;
+  for (const auto& r : runs)
+    for (const auto& kv : r.*field)
+      if (seen.insert(kv.first).second) out.push_back(kv);
+  return out;
+}
+
+const RunInfo* perf_run(const Capture& c) {
+  const RunInfo* found = nullptr;
+  for (const auto& r : c.runs)
+    if (!r.perf.empty()) found = &r;  // the last run that measured
+  return found;
+}
+
+std::optional<double> latency_of(const Capture& c) {
+  const RunInfo* r = perf_run(c);
+  if (!r) return std::nullopt;
+  std::optional<double> mean;
+  for (const auto& f : r->perf) {
+    if (f.metric != "Latency") continue;
+    if (f.stat == "median") return f.value;
+    if (f.stat == "mean") mean = f.value;
+  }
+  return mean;
+}
+
+DiffSide side_of(const Capture& c, const Build& b) {
+  DiffSide s;
+  for (const auto& in : c.inputs) s.label += (s.label.empty() ? "" : ", ") + in.path;
+  s.trt_version = b.trt_version;
+  if (s.trt_version.empty())
+    for (const auto& r : c.runs)
+      if (!r.trt_version.empty()) s.trt_version = r.trt_version;
+  s.layers = b.layers.size();
+  double total = 0, ref_ms = 0;
+  bool any_time = false;
+  for (const auto& l : b.layers) {
+    if (l.time.average_ms) {
+      total += *l.time.average_ms;
+      any_time = true;
+    }
+    if (!is_reformat(l)) continue;
+    ++s.reformats;
+    for (const auto& t : l.outputs) s.reformat_bytes += tensor_bytes(t).value_or(0);
+    if (l.time.average_ms) ref_ms += *l.time.average_ms;
+  }
+  if (any_time) {
+    s.total_ms = total;
+    s.reformat_ms = ref_ms;
+  }
+  s.latency_ms = latency_of(c);
+  return s;
+}
+
+// Sum of the layers' average times; nullopt unless every layer has one.
+std::optional<double> group_time(const Build& b, const std::vector<int>& layers) {
+  double sum = 0;
+  for (int i : layers) {
+    const auto& ms = b.layers[size_t(i)].time.average_ms;
+    if (!ms) return std::nullopt;
+    sum += *ms;
+  }
+  return sum;
+}
+
+json opt_json(const std::optional<uint64_t>& v) { return v ? json(*v) : json(); }
+json opt_json(const std::optional<double>& v) { return v ? json(*v) : json(); }
+
+class Differ {
+ public:
+  Differ(const Capture& bc, const Build& b, const Capture& hc, const Build& h, DiffResult& out)
+      : bc_(bc), b_(b), hc_(hc), h_(h), out_(out) {}
+
+  void run() {
+    out_.alignment = align_layers(b_, h_);
+    fusion();
+    for (const auto& p : out_.alignment.pairs) pair(p);
+    node_precision();
+    reformats();
+    build_memory();
+    version();
+    key_values("option", merged(bc_.runs, &RunInfo::build_options),
+               merged(hc_.runs, &RunInfo::build_options));
+    key_values("device", merged(bc_.runs, &RunInfo::device), merged(hc_.runs, &RunInfo::device));
+    perf();
+  }
+
+ private:
+  DiffChange& add(const std::string& kind, const std::string& what, json base, json head) {
+    DiffChange c;
+    c.kind = kind;
+    c.what = what;
+    c.base = std::move(base);
+    c.head = std::move(head);
+    if (c.base.is_number() && c.head.is_number())
+      c.delta = c.head.get<double>() - c.base.get<double>();
+    out_.changes.push_back(std::move(c));
+    return out_.changes.back();
+  }
+
+  void fusion() {
+    for (const auto& g : out_.alignment.fusion_groups) {
+      auto& c = add("fusion", g.what, json(), json());
+      for (int i : g.base) c.base_layers.push_back(b_.layers[size_t(i)].name);
+      for (int i : g.head) c.head_layers.push_back(h_.layers[size_t(i)].name);
+      c.base = int64_t(g.base.size());
+      c.head = int64_t(g.head.size());
+      c.delta = double(g.head.size()) - double(g.base.size());
+      c.unit = "layers";
+      c.onnx_nodes = g.nodes;
+      // Time of the whole group, when every layer of both sides has one.
+      std::optional<double> bt = group_time(b_, g.base), ht = group_time(h_, g.head);
+      if (bt && ht && *bt != *ht) {
+        DiffChange t = out_.changes.back();
+        t.kind = "time";
+        t.what = "fusion group";
+        t.base = *bt;
+        t.head = *ht;
+        t.delta = *ht - *bt;
+        t.unit = "ms";
+        out_.changes.push_back(std::move(t));
+      }
+    }
+  }
+
+  void pair(const LayerPair& p) {
+    if (p.base < 0 || p.head < 0) {
+      if (p.fusion_group >= 0) return;
+      const Layer& l = p.base >= 0 ? b_.layers[size_t(p.base)] : h_.layers[size_t(p.head)];
+      if (is_reformat(l)) return;  // counted by reformats()
+      auto& c = add(p.base >= 0 ? "removed" : "added", l.type, p.base >= 0 ? json(l.name) : json(),
+                    p.base >= 0 ? json() : json(l.name));
+      (p.base >= 0 ? c.base_layers : c.head_layers).push_back(l.name);
+      c.onnx_nodes = l.onnx_nodes;
+      return;
+    }
+    const Layer& bl = b_.layers[size_t(p.base)];
+    const Layer& hl = h_.layers[size_t(p.head)];
+    auto layer_change = [&](const std::string& kind, const std::string& what, json b,
+                            json h) -> DiffChange& {
+      auto& c = add(kind, what, std::move(b), std::move(h));
+      c.base_layers = {bl.name};
+      c.head_layers = {hl.name};
+      return c;
+    };
+    if (p.fusion_group < 0) {
+      if (bl.type != hl.type) layer_change("type", "type", bl.type, hl.type);
+      if (bl.tactic && hl.tactic && *bl.tactic != *hl.tactic)
+        layer_change("tactic", "tactic", *bl.tactic, *hl.tactic);
+      else if (!bl.tactic_name.empty() && !hl.tactic_name.empty() &&
+               bl.tactic_name != hl.tactic_name)
+        layer_change("tactic", "kernel", bl.tactic_name, hl.tactic_name);
+      formats(bl, hl, "input", bl.inputs, hl.inputs, layer_change);
+      formats(bl, hl, "output", bl.outputs, hl.outputs, layer_change);
+      if ((bl.onnx_nodes.empty() || hl.onnx_nodes.empty()) && !is_reformat(bl) &&
+          !is_reformat(hl)) {
+        std::string bp = layer_precision(bl), hp = layer_precision(hl);
+        if (!bp.empty() && !hp.empty() && bp != hp) layer_change("precision", "layer", bp, hp);
+      }
+      if (bl.time.average_ms && hl.time.average_ms && *bl.time.average_ms != *hl.time.average_ms) {
+        auto& c = layer_change("time", "layer", *bl.time.average_ms, *hl.time.average_ms);
+        c.unit = "ms";
+      }
+    }
+    auto mem = [&](const char* what, const std::optional<uint64_t>& b,
+                   const std::optional<uint64_t>& h) {
+      if (b && h && *b != *h) layer_change("memory", what, *b, *h).unit = "bytes";
+    };
+    mem("host persistent", bl.memory.host_persistent, hl.memory.host_persistent);
+    mem("device persistent", bl.memory.device_persistent, hl.memory.device_persistent);
+    mem("scratch", bl.memory.scratch, hl.memory.scratch);
+  }
+
+  template <class F>
+  void formats(const Layer&, const Layer&, const std::string& side, const std::vector<Tensor>& b,
+               const std::vector<Tensor>& h, F& layer_change) {
+    for (size_t i = 0; i < std::min(b.size(), h.size()); ++i) {
+      // Layout only (vector width, channel order): a dtype change alone is a precision fact.
+      bool verbatim = !b[i].format.empty() && !h[i].format.empty();
+      bool layout_changed = b[i].vector_width != h[i].vector_width;
+      if (verbatim)
+        layout_changed = layout_changed || parse_format(b[i].format).channel_last !=
+                                               parse_format(h[i].format).channel_last;
+      if (!layout_changed) continue;
+      layer_change("format", side + " " + std::to_string(i), format_label(b[i], verbatim),
+                   format_label(h[i], verbatim));
+    }
+  }
+
+  void node_precision() {
+    std::unordered_map<std::string, int> head_of_node;
+    for (size_t h = 0; h < h_.layers.size(); ++h)
+      for (const auto& n : h_.layers[h].onnx_nodes) head_of_node.emplace(n, int(h));
+    for (const auto& bl : b_.layers) {
+      if (is_reformat(bl)) continue;
+      std::string bp = layer_precision(bl);
+      for (const auto& n : bl.onnx_nodes) {
+        auto it = head_of_node.find(n);
+        if (it == head_of_node.end()) continue;
+        const Layer& hl = h_.layers[size_t(it->second)];
+        if (is_reformat(hl)) continue;
+        std::string hp = layer_precision(hl);
+        if (bp.empty() || hp.empty() || bp == hp) continue;
+        auto& c = add("precision", "node", bp, hp);
+        c.base_layers = {bl.name};
+        c.head_layers = {hl.name};
+        c.onnx_nodes = {n};
+      }
+    }
+  }
+
+  void reformats() {
+    const DiffSide &bs = out_.base_side, &hs = out_.head_side;
+    std::vector<std::string> removed, added;
+    for (const auto& p : out_.alignment.pairs) {
+      if (p.base >= 0 && p.head < 0 && is_reformat(b_.layers[size_t(p.base)]))
+        removed.push_back(b_.layers[size_t(p.base)].name);
+      if (p.head >= 0 && p.base < 0 && is_reformat(h_.layers[size_t(p.head)]))
+        added.push_back(h_.layers[size_t(p.head)].name);
+    }
+    if (bs.reformats == hs.reformats && bs.reformat_bytes == hs.reformat_bytes && removed.empty() &&
+        added.empty())
+      return;
+    auto& c = add("reformat", "count", int64_t(bs.reformats), int64_t(hs.reformats));
+    c.unit = "layers";
+    c.base_layers = std::move(removed);
+    c.head_layers = std::move(added);
+    if (bs.reformat_bytes != hs.reformat_bytes)
+      add("reformat", "bytes", bs.reformat_bytes, hs.reformat_bytes).unit = "bytes";
+    if (bs.reformat_ms && hs.reformat_ms && *bs.reformat_ms != *hs.reformat_ms)
+      add("reformat", "time", *bs.reformat_ms, *hs.reformat_ms).unit = "ms";
+  }
+
+  void build_memory() {
+    const BuildMemory &b = b_.memory, &h = h_.memory;
+    auto u = [&](const char* what, const std::optional<uint64_t>& x,
+                 const std::optional<uint64_t>& y) {
+      if ((x || y) && x != y) add("memory", what, opt_json(x), opt_json(y)).unit = "bytes";
+    };
+    auto d = [&](const char* what, const std::optional<double>& x, const std::optional<double>& y,
+                 const char* unit) {
+      if ((x || y) && x != y) add("memory", what, opt_json(x), opt_json(y)).unit = unit;
+    };
+    u("total host persistent", b.total_host_persistent, h.total_host_persistent);
+    u("total device persistent", b.total_device_persistent, h.total_device_persistent);
+    u("total scratch", b.total_scratch, h.total_scratch);
+    u("total activation", b.total_activation, h.total_activation);
+    u("total weights", b.total_weights, h.total_weights);
+    d("engine size", b.engine_size_mib, h.engine_size_mib, "MiB");
+    d("context memory", b.context_memory_mib, h.context_memory_mib, "MiB");
+    u("peak live activations", b.peak_live_bytes, h.peak_live_bytes);
+  }
+
+  void version() {
+    const auto &x = out_.base_side.trt_version, &y = out_.head_side.trt_version;
+    if (x != y)
+      add("version", "TensorRT", x.empty() ? json() : json(x), y.empty() ? json() : json(y));
+  }
+
+  void key_values(const char* kind, const KeyValues& b, const KeyValues& h) {
+    std::unordered_map<std::string, std::string> hm(h.begin(), h.end());
+    std::unordered_set<std::string> bkeys;
+    for (const auto& [k, v] : b) {
+      bkeys.insert(k);
+      auto it = hm.find(k);
+      if (it == hm.end())
+        add(kind, k, v, json());
+      else if (it->second != v)
+        add(kind, k, v, it->second);
+    }
+    for (const auto& [k, v] : h)
+      if (!bkeys.count(k)) add(kind, k, json(), v);
+  }
+
+  void perf() {
+    const RunInfo *br = perf_run(bc_), *hr = perf_run(hc_);
+    if (!br || !hr) return;
+    auto key = [](const PerfFigure& f) {
+      return f.stat.empty() ? f.metric : f.metric + " " + f.stat;
+    };
+    std::unordered_map<std::string, const PerfFigure*> hm;
+    for (const auto& f : hr->perf) hm.emplace(key(f), &f);
+    for (const auto& f : br->perf) {
+      auto it = hm.find(key(f));
+      if (it == hm.end() || it->second->value == f.value) continue;
+      add("perf", key(f), f.value, it->second->value).unit = f.unit;
+    }
+  }
+
+  const Capture& bc_;
+  const Build& b_;
+  const Capture& hc_;
+  const Build& h_;
+  DiffResult& out_;
+};
+
+}  // namespace
+
+std::string layer_precision(const Layer& l) {
+  for (const auto* ts : {&l.inputs, &l.outputs})
+    if (!ts->empty() && !ts->front().dtype.empty()) return ts->front().dtype;
+  return "";
+}
+
+DiffResult diff_builds(const Capture& base_capture, const Build& base, const Capture& head_capture,
+                       const Build& head) {
+  DiffResult out;
+  out.base = &base;
+  out.head = &head;
+  out.base_side = side_of(base_capture, base);
+  out.head_side = side_of(head_capture, head);
+  Differ(base_capture, base, head_capture, head, out).run();
+  return out;
+}
+
+GateRule parse_gate_rule(const std::string& text) {
+  GateRule r;
+  r.text = text;
+  size_t colon = text.find(':');
+  r.name = text.substr(0, colon);
+  std::string value = colon == std::string::npos ? "" : text.substr(colon + 1);
+  if (r.name == "precision-drop" || r.name == "new-fp32") {
+    if (!value.empty()) throw std::invalid_argument("--fail-on " + text + ": takes no value");
+    return r;
+  }
+  bool percent = r.name == "latency" || r.name == "layer-time";
+  if (!percent && r.name != "reformats")
+    throw std::invalid_argument("--fail-on " + text +
+                                ": unknown rule (latency:+N%, layer-time:+N%, reformats:+N, "
+                                "precision-drop, new-fp32)");
+  std::string v = value;
+  if (!v.empty() && v[0] == '+') v.erase(0, 1);
+  if (percent) {
+    if (v.empty() || v.back() != '%')
+      throw std::invalid_argument("--fail-on " + text + ": expected a percentage such as +5%");
+    v.pop_back();
+  }
+  size_t pos = 0;
+  try {
+    r.threshold = std::stod(v, &pos);
+  } catch (const std::exception&) {
+    pos = std::string::npos;
+  }
+  if (v.empty() || pos != v.size() || r.threshold < 0)
+    throw std::invalid_argument("--fail-on " + text + ": '" + value + "' is not a threshold");
+  return r;
+}
+
+std::vector<GateResult> evaluate_gates(const DiffResult& d, const std::vector<GateRule>& rules) {
+  std::vector<GateResult> out;
+  for (const auto& r : rules) {
+    GateResult g;
+    g.rule = r.text;
+    if (r.name == "latency") {
+      std::optional<double> b = d.base_side.latency_ms, h = d.head_side.latency_ms;
+      std::string what = "latency";
+      if (!b || !h) {
+        b = d.base_side.total_ms;
+        h = d.head_side.total_ms;
+        what = "sum of layer times";
+      }
+      if (!b || !h || *b <= 0) {
+        g.evaluated = false;
+        g.message = "no latency on both sides (give a run log or a profile for base and head)";
+      } else {
+        double pct = (*h - *b) / *b * 100;
+        g.breached = pct >= r.threshold;
+        g.message = what + " " + fmt_num(*b) + " -> " + fmt_num(*h) + " ms (" +
+                    (pct >= 0 ? "+" : "") + fmt_num(pct) + "%)";
+      }
+    } else if (r.name == "layer-time") {
+      if (!d.base_side.total_ms || !d.head_side.total_ms) {
+        g.evaluated = false;
+        g.message = "no per-layer times on both sides (give a profile for base and head)";
+      } else {
+        int n = 0;
+        std::string worst;
+        double worst_pct = -1e300;
+        for (const auto& c : d.changes) {
+          if (c.kind != "time" || !c.base.is_number() || c.base.get<double>() <= 0) continue;
+          double pct = *c.delta / c.base.get<double>() * 100;
+          if (pct < r.threshold) continue;
+          ++n;
+          if (pct > worst_pct) {
+            worst_pct = pct;
+            worst = (c.head_layers.empty() ? std::string("?") : c.head_layers.front()) + " +" +
+                    fmt_num(pct) + "%";
+          }
+        }
+        g.breached = n > 0;
+        g.message = std::to_string(n) +
+                    " layer(s) or group(s) slower by >= " + fmt_num(r.threshold) + "%" +
+                    (n ? " (worst: " + worst + ")" : "");
+      }
+    } else if (r.name == "reformats") {
+      double delta = double(d.head_side.reformats) - double(d.base_side.reformats);
+      g.breached = delta >= r.threshold;
+      g.message = "reformat layers " + std::to_string(d.base_side.reformats) + " -> " +
+                  std::to_string(d.head_side.reformats);
+    } else {
+      bool drop = r.name == "precision-drop";
+      std::vector<std::string> hits;
+      for (const auto& c : d.changes) {
+        if (c.kind == "precision") {
+          std::string b = c.base.get<std::string>(), h = c.head.get<std::string>();
+          bool hit = drop ? (quantized(b) && !quantized(h)) : (h == "FP32" && b != "FP32");
+          if (hit)
+            hits.push_back((c.onnx_nodes.empty() ? c.head_layers.front() : c.onnx_nodes.front()) +
+                           ": " + b + " -> " + h);
+        }
+      }
+      if (!drop)
+        for (const auto& p : d.alignment.pairs)
+          if (p.base < 0 && p.head >= 0 && p.fusion_group < 0) {
+            const Layer& l = d.head->layers[size_t(p.head)];
+            if (!is_reformat(l) && layer_precision(l) == "FP32")
+              hits.push_back(l.name + ": new layer in FP32");
+          }
+      g.breached = !hits.empty();
+      g.message = std::to_string(hits.size()) +
+                  (drop ? " node(s)/layer(s) left INT8/FP8" : " node(s)/layer(s) newly in FP32");
+      if (!hits.empty()) g.message += " (first: " + hits.front() + ")";
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+}  // namespace trtlens

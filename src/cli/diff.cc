@@ -1,0 +1,114 @@
+// trtlens diff: two captures, aligned layer by layer, with CI gates.
+#include "analysis/diff.h"
+
+#include <future>
+#include <iostream>
+
+#include "cli/common.h"
+#include "render/diff.h"
+#include "render/escape.h"
+#include "render/json.h"
+
+namespace trtlens {
+namespace {
+
+struct DiffOptions {
+  CommonOptions common;  // grammar, build, format, output, analysis inputs
+  std::vector<std::string> base, head, positional, fail_on;
+};
+
+const Build& one_build(const Capture& c, const std::string& spec, const char* side) {
+  if (spec == "all") throw UsageError("diff: --build all is not allowed; pick N or final");
+  auto builds = select_builds(c, spec);
+  if (builds.empty())
+    throw UsageError(std::string("diff: the ") + side + " inputs hold no layer listing");
+  return *builds.front();
+}
+
+int run_diff(const DiffOptions& o) {
+  std::vector<std::string> base = o.base, head = o.head;
+  if (!o.positional.empty()) {
+    if (!base.empty() || !head.empty() || o.positional.size() != 2)
+      throw UsageError("diff: give either two inputs (diff A B) or --base FILE... --head FILE...");
+    base = {o.positional[0]};
+    head = {o.positional[1]};
+  }
+  if (base.empty() || head.empty())
+    throw UsageError("diff: give either two inputs (diff A B) or --base FILE... --head FILE...");
+  if (o.common.format == "html")
+    throw UsageError(
+        "diff: --format html needs the HTML report renderer, which this build does not have yet; "
+        "use --format json|md|csv|table");
+  std::vector<GateRule> rules;
+  for (const auto& text : o.fail_on) {
+    try {
+      rules.push_back(parse_gate_rule(text));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  CommonOptions bo = o.common, ho = o.common;
+  bo.inputs = base;
+  ho.inputs = head;
+  // The two sides are independent: read them on two threads.
+  auto head_future = std::async(std::launch::async, [&ho] { return load_inputs(ho); });
+  Capture bc = load_inputs(bo);
+  Capture hc = head_future.get();
+  DiffResult d = diff_builds(bc, one_build(bc, o.common.build, "base"), hc,
+                             one_build(hc, o.common.build, "head"));
+  auto gates = evaluate_gates(d, rules);
+
+  Output out(o.common.output);
+  if (o.common.format == "json")
+    out.stream() << dump_json(diff_json(d, gates)) << '\n';
+  else if (o.common.format == "table")
+    write_diff_terminal(d, gates, out.stream());
+  else
+    write_table(diff_changes_table(d), o.common.format, out.stream());
+
+  int rc = 0;
+  for (const auto& g : gates) {
+    if (!g.evaluated) {
+      std::cerr << "trtlens: --fail-on " << escape_terminal(g.rule) << ": "
+                << escape_terminal(g.message) << '\n';
+      return 2;
+    }
+    if (g.breached) {
+      if (o.common.format != "table")
+        std::cerr << "trtlens: --fail-on " << escape_terminal(g.rule)
+                  << " breached: " << escape_terminal(g.message) << '\n';
+      rc = 1;
+    }
+  }
+  return rc;
+}
+
+}  // namespace
+
+void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds) {
+  auto o = std::make_shared<DiffOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "diff", "Compare two builds layer by layer (aligned by ONNX node, name, then signature)");
+  cmd->add_option("inputs", o->positional, "Short form: BASE HEAD (one file or bundle each)");
+  cmd->add_option("--base", o->base, "Files of the base capture")->expected(1, -1);
+  cmd->add_option("--head", o->head, "Files of the head capture")->expected(1, -1);
+  cmd->add_option("--fail-on", o->fail_on,
+                  "Exit 1 when breached: latency:+N%, layer-time:+N%, reformats:+N, "
+                  "precision-drop, new-fp32 (repeatable, or comma-separated)")
+      ->delimiter(',');
+  CommonOptions& c = o->common;
+  cmd->add_option("--grammar-dir", c.grammar_dir, "Directory of *.re2 grammar files")
+      ->envname("TRTLENS_GRAMMAR_DIR");
+  cmd->add_option("--build", c.build, "Which build of each side: N or final")->default_val("final");
+  cmd->add_flag("-q,--quiet", c.quiet, "No diagnostics on stderr");
+  cmd->add_option("--max-input-size", c.max_input_size, "Refuse larger inputs (e.g. 512M, 4G)")
+      ->default_val("16G");
+  cmd->add_option("--format", c.format, "Output format")
+      ->check(CLI::IsMember({"table", "json", "md", "csv", "html"}))
+      ->default_val("table");
+  cmd->add_option("-o,--output", c.output, "Write to this file instead of stdout");
+  cmd->add_option("--shape", c.analysis.shapes, "Shape of a dynamic input, name=1x3x224x224");
+  cmds.emplace_back(cmd, [o] { return run_diff(*o); });
+}
+
+}  // namespace trtlens

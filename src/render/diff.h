@@ -1,0 +1,20 @@
+// Output of `trtlens diff`: a terminal summary that fits a screen then details, the
+// "trtlens-diff/1" JSON document, and the change list as CSV or Markdown.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <vector>
+
+#include "analysis/diff.h"
+#include "render/text_table.h"
+
+namespace trtlens {
+
+nlohmann::ordered_json diff_json(const DiffResult& d, const std::vector<GateResult>& gates);
+TextTable diff_changes_table(const DiffResult& d);
+// `top` = how many changes the summary lists before the details.
+void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gates,
+                         std::ostream& os, size_t top = 12);
+
+}  // namespace trtlens
