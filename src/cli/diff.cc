@@ -35,10 +35,6 @@ int run_diff(const DiffOptions& o) {
   }
   if (base.empty() || head.empty())
     throw UsageError("diff: give either two inputs (diff A B) or --base FILE... --head FILE...");
-  if (o.common.format == "html")
-    throw UsageError(
-        "diff: --format html needs the HTML report renderer, which this build does not have yet; "
-        "use --format json|md|csv|table");
   std::vector<GateRule> rules;
   for (const auto& text : o.fail_on) {
     try {
@@ -59,8 +55,15 @@ int run_diff(const DiffOptions& o) {
   auto gates = evaluate_gates(d, rules);
 
   Output out(o.common.output);
-  if (o.common.format == "json")
+  if (o.common.format == "json") {
     out.stream() << dump_json(diff_json(d, gates)) << '\n';
+  } else if (o.common.format == "html") {
+    ReportOptions ro;
+    ro.title = "trtlens diff";
+    write_html_diff(bc, *d.base, hc, *d.head, diff_html_rows(d), ro, out.stream(),
+                    d.base_side.label, d.head_side.label);
+    for (const auto& note : ro.notes) std::cerr << "trtlens: " << escape_terminal(note) << '\n';
+  }
   else if (o.common.format == "table")
     write_diff_terminal(d, gates, out.stream());
   else

@@ -255,4 +255,33 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
   write_terminal_table(diff_changes_table(d), os, 60);
 }
 
+std::vector<DiffRow> diff_html_rows(const DiffResult& d) {
+  auto text = [](const nlohmann::ordered_json& v) {
+    if (v.is_null()) return std::string();
+    if (v.is_string()) return v.get<std::string>();
+    return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  std::vector<DiffRow> rows;
+  for (const auto& c : d.changes) {
+    size_t n = std::max<size_t>({c.base_layers.size(), c.head_layers.size(), 1});
+    for (size_t i = 0; i < n; ++i) {
+      DiffRow r;
+      r.kind = c.kind;
+      r.layer_a = i < c.base_layers.size() ? c.base_layers[i] : "";
+      r.layer_b = i < c.head_layers.size() ? c.head_layers[i] : "";
+      r.detail = c.what;
+      if (!c.onnx_nodes.empty() && i == 0) {
+        r.detail += r.detail.empty() ? "" : " ";
+        r.detail += "(ONNX:";
+        for (const auto& node : c.onnx_nodes) r.detail += " " + node;
+        r.detail += ")";
+      }
+      r.before = text(c.base);
+      r.after = text(c.head);
+      rows.push_back(std::move(r));
+    }
+  }
+  return rows;
+}
+
 }  // namespace trtlens

@@ -7,12 +7,16 @@
 #include <vector>
 
 #include "analysis/diff.h"
+#include "render/html.h"
 #include "render/text_table.h"
 
 namespace trtlens {
 
 nlohmann::ordered_json diff_json(const DiffResult& d, const std::vector<GateResult>& gates);
 TextTable diff_changes_table(const DiffResult& d);
+// The change list as rows of the HTML diff page (one row per affected layer pair, so both
+// graphs can colour every layer a change touches).
+std::vector<DiffRow> diff_html_rows(const DiffResult& d);
 // `top` = how many changes the summary lists before the details.
 void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gates,
                          std::ostream& os, size_t top = 12);
