@@ -163,6 +163,12 @@ TEST(CoreGrammar, EveryPatternHasAnExampleItMatches) {
       for (size_t i = 0; i < text.size() && !matched; ++i)
         matched = RE2::PartialMatch(re2::StringPiece(text).substr(i), *p->re);
     EXPECT_TRUE(matched) << "example '" << p->example << "' (as '" << text << "')";
+    // The "# contains:" prefilter must let the pattern's own example through.
+    if (!p->contains.empty()) {
+      bool holds = false;
+      for (const auto& lit : p->contains) holds = holds || text.find(lit) != std::string::npos;
+      EXPECT_TRUE(holds) << "example '" << text << "' holds none of its # contains: literals";
+    }
   }
   // The core's grammar files are all embedded.
   for (const char* f : {"prefix.re2", "engine_layer.re2", "layer_info.re2", "run.re2"})

@@ -16,14 +16,33 @@ std::string trim(std::string s) {
   return s.substr(i);
 }
 
-// The literal text an anchored pattern must start with, from RE2's own analysis.
-std::string literal_prefix(const RE2& re) {
-  if (re.pattern().empty() || re.pattern()[0] != '^') return "";
+// The literal text an anchored pattern must start with, and the range of its first byte, from
+// RE2's own analysis.
+void analyse_start(GrammarPattern& p) {
+  const RE2& re = *p.re;
+  if (re.pattern().empty() || re.pattern()[0] != '^') return;
   std::string min, max;
-  if (!re.PossibleMatchRange(&min, &max, 64)) return "";
+  if (!re.PossibleMatchRange(&min, &max, 64)) return;
   size_t n = 0;
   while (n < min.size() && n < max.size() && min[n] == max[n]) ++n;
-  return min.substr(0, n);
+  p.literal_prefix = min.substr(0, n);
+  if (!min.empty() && !max.empty()) {
+    p.first_min = static_cast<unsigned char>(min[0]);
+    p.first_max = static_cast<unsigned char>(max[0]);
+  }
+}
+
+std::vector<std::string> split_alternatives(const std::string& text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t bar = text.find(" || ", pos);
+    std::string item = text.substr(pos, bar == std::string::npos ? std::string::npos : bar - pos);
+    if (!item.empty()) out.push_back(item);
+    if (bar == std::string::npos) break;
+    pos = bar + 4;
+  }
+  return out;
 }
 
 }  // namespace
@@ -33,8 +52,11 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
   patterns_.erase(std::remove_if(patterns_.begin(), patterns_.end(),
                                  [&](const auto& p) { return p->file == file; }),
                   patterns_.end());
+  bool builtin = false;
+  for (const auto& [name, embedded] : embedded_grammar_files())
+    if (name == file && embedded == text) builtin = true;
   std::istringstream in(text);
-  std::string raw, example, versions;
+  std::string raw, example, versions, contains;
   int line_no = 0;
   while (std::getline(in, raw)) {
     ++line_no;
@@ -48,6 +70,7 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
         if (!example.empty() && example[0] == ' ') example.erase(0, 1);
       }
       else if (body.rfind("versions:", 0) == 0) versions = trim(body.substr(9));
+      else if (body.rfind("contains:", 0) == 0) contains = trim(body.substr(9));
       continue;
     }
     auto eq = line.find(" = ");
@@ -69,9 +92,12 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
     if (!p->re->ok())
       throw GrammarError(file + ":" + std::to_string(line_no) + ": pattern '" + p->name +
                          "': " + p->re->error());
-    p->literal_prefix = literal_prefix(*p->re);
+    analyse_start(*p);
+    p->contains = split_alternatives(contains);
+    p->builtin = builtin;
     example.clear();
     versions.clear();
+    contains.clear();
     patterns_.push_back(std::move(p));
   }
 }

@@ -4,6 +4,7 @@
 // File format, one pattern per entry:
 //   # example: <a real line, as TensorRT printed it>
 //   # versions: <TensorRT versions it was seen in>
+//   # contains: <literal> || <literal>     (optional prefilter for unanchored shapes)
 //   name = <RE2 pattern>
 #pragma once
 
@@ -25,8 +26,16 @@ struct GrammarPattern {
   std::string example;
   std::string versions;
   std::unique_ptr<RE2> re;
+  // The file is the one built into trtlens (not replaced through --grammar-dir): code may then
+  // use a hand-written fast path that tests prove equivalent to the pattern.
+  bool builtin = false;
   // Literal text every match starts with (for anchored patterns); "" when none is known.
   std::string literal_prefix;
+  // Bytes a match can start with, from RE2's analysis ([first, last]); 0/255 when unknown.
+  unsigned char first_min = 0, first_max = 255;
+  // "# contains: a || b": a match holds one of these literals (a prefilter for patterns that
+  // do not start with fixed text).
+  std::vector<std::string> contains;
 };
 
 class Grammar {
