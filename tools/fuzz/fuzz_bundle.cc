@@ -15,10 +15,20 @@
 namespace fs = std::filesystem;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const fs::path root = [] {
-    char tmpl[] = "/tmp/trtlens-fuzz-bundle-XXXXXX";
-    return fs::path(mkdtemp(tmpl));
-  }();
+  // One scratch directory per process, removed when libFuzzer exits.
+  struct Scratch {
+    fs::path dir;
+    Scratch() {
+      char tmpl[] = "/tmp/trtlens-fuzz-bundle-XXXXXX";
+      dir = mkdtemp(tmpl);
+    }
+    ~Scratch() {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+    }
+  };
+  static const Scratch scratch;
+  const fs::path& root = scratch.dir;
   if (size == 0) return 0;
   std::error_code ec;
   fs::remove_all(root / "b", ec);
