@@ -278,10 +278,12 @@ void Bundle::collect(const std::string& root_in, const std::string& shown_prefix
       warn(out, mshown, "not a bundle manifest (no \"files\" list); reading the files by content");
     } else {
       from_manifest = true;
-      if (j.value("status", std::string("ok")) != "ok")
+      // value() would throw on a non-string status: read it by hand.
+      const std::string status =
+          j.contains("status") && j["status"].is_string() ? j["status"].get<std::string>() : "ok";
+      if (status != "ok")
         warn(out, mshown,
-             "the capture did not finish (status \"" + j.value("status", std::string()) +
-                 "\"): its logs may be partial");
+             "the capture did not finish (status \"" + status + "\"): its logs may be partial");
       if (j.contains("runs") && j["runs"].is_array())
         for (const auto& r : j["runs"])
           if (r.is_object() && r.contains("exit_code") && r["exit_code"].is_number_integer() &&

@@ -16,9 +16,12 @@ std::string last_graphviz_error() {
   return s.empty() ? "Graphviz rejected the graph" : s;
 }
 
-struct ContextDeleter {
-  void operator()(GVC_t* c) const { gvFreeContext(c); }
-};
+// One context for the whole process, never freed: Graphviz 2.42's pango plugin keeps a font
+// name from the previous context, so a second context compares against freed memory (ASan).
+GVC_t* context() {
+  static GVC_t* gvc = gvContext();
+  return gvc;
+}
 struct GraphDeleter {
   void operator()(Agraph_t* g) const { agclose(g); }
 };
@@ -39,18 +42,18 @@ bool graphviz_accepts(const std::string& dot, std::string* error) {
 
 std::string graphviz_render(const std::string& dot, const std::string& format,
                             const std::string& engine) {
-  std::unique_ptr<GVC_t, ContextDeleter> gvc(gvContext());
+  GVC_t* gvc = context();
   if (!gvc) throw GraphvizError("cannot start Graphviz");
   auto g = parse(dot);
   if (!g) throw GraphvizError(last_graphviz_error());
-  if (gvLayout(gvc.get(), g.get(), engine.c_str()) != 0)
+  if (gvLayout(gvc, g.get(), engine.c_str()) != 0)
     throw GraphvizError("Graphviz layout '" + engine + "' failed: " + last_graphviz_error());
   char* data = nullptr;
   unsigned int length = 0;
-  int rc = gvRenderData(gvc.get(), g.get(), format.c_str(), &data, &length);
+  int rc = gvRenderData(gvc, g.get(), format.c_str(), &data, &length);
   std::string out = rc == 0 && data ? std::string(data, length) : std::string();
   if (data) gvFreeRenderData(data);
-  gvFreeLayout(gvc.get(), g.get());
+  gvFreeLayout(gvc, g.get());
   if (rc != 0) throw GraphvizError("Graphviz cannot render format '" + format + "'");
   return out;
 }

@@ -2,20 +2,27 @@
 # Builds the fuzz targets with clang and runs each for SECONDS (default 60), seeded from
 # fixtures/. Crashes are written to build-fuzz/crashes/<target>/ and make the script fail;
 # turn each one into a regression fixture under fixtures/fuzz/.
+# FUZZ_TARGETS="fuzz_a fuzz_b" runs only those; FUZZ_NO_BUILD=1 skips the build (for running
+# two halves side by side on two cores).
 set -eu
 cd "$(dirname "$0")/../.."
 SECONDS_PER_TARGET=${1:-60}
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz >/dev/null
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz >/dev/null
+fi
 status=0
 for target in build-fuzz/tools/fuzz/fuzz_*; do
   [ -x "$target" ] || continue
   name=$(basename "$target")
+  if [ -n "${FUZZ_TARGETS:-}" ]; then
+    case " $FUZZ_TARGETS " in *" $name "*) ;; *) continue ;; esac
+  fi
   corpus=build-fuzz/corpus/$name
   crashes=build-fuzz/crashes/$name
   mkdir -p "$corpus" "$crashes"
   # Seeds: every fixture (and the regression inputs of earlier crashes).
-  find fixtures -type f -size -1M -exec cp {} "$corpus"/ \; 2>/dev/null || true
+  find fixtures -type f -size -1024k -exec cp {} "$corpus"/ \; 2>/dev/null || true
   printf '%-20s ' "$name"
   if "$target" "$corpus" -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 \
       -rss_limit_mb=2048 -artifact_prefix="$crashes/" -print_final_stats=1 \

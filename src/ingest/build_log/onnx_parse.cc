@@ -122,7 +122,14 @@ class OnnxParseSection : public LogSection {
         RE2::PartialMatch(m, g.re("onnx_using_kernel"), &a, &b);
         bool ok = false;
         auto kernel = parse_int_tuple(a, &ok);
-        ctx_.out.onnx_parse_kernel(std::move(kernel), std::stoll(b));
+        // stoll would throw on a count too large for int64: such a line is not read.
+        int64_t outputs = 0;
+        auto [end, err] = std::from_chars(b.data(), b.data() + b.size(), outputs);
+        if (err != std::errc() || end != b.data() + b.size()) {
+          ctx_.out.unrecognized(ctx_.at(line), "kernel line: numOutputs out of range: " + b);
+          break;
+        }
+        ctx_.out.onnx_parse_kernel(std::move(kernel), outputs);
         break;
       }
       case 6: {
