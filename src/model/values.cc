@@ -15,12 +15,6 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 struct Spelling {
   std::string_view key;  // upper-case spelling
   std::string_view canonical;
@@ -40,6 +34,12 @@ constexpr std::array<Spelling, 33> kSpellings{{
 }};
 
 }  // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
 
 DtypeResult canonical_dtype(std::string_view spelling) {
   const std::string key = upper(trim(spelling));

@@ -9,6 +9,9 @@
 
 namespace trtlens {
 
+// Without leading and trailing white space (every scanner needs it; one definition).
+std::string_view trim(std::string_view s);
+
 // Canonical dtype spelling: FP32 FP16 BF16 FP8 FP4 INT4 INT8 UINT8 INT32 INT64 BOOL.
 // Unknown spellings come back upper-cased with known == false.
 struct DtypeResult {

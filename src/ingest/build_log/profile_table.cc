@@ -4,17 +4,11 @@
 #include <cstdlib>
 
 #include "ingest/build_log/section.h"
+#include "model/values.h"
 #include "ingest/profile_json.h"
 
 namespace trtlens {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 bool to_number(std::string_view tok, double& v) {
   std::string t(tok);

@@ -4,16 +4,10 @@
 #include <cstdlib>
 
 #include "ingest/build_log/section.h"
+#include "model/values.h"
 
 namespace trtlens {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // "1.88583 ms" -> (1.88583, "ms"). False when it does not start with a number.
 bool value_unit(std::string_view s, double& v, std::string& unit) {
