@@ -84,4 +84,15 @@ TEST(Values, VersionNumbers) {
   EXPECT_EQ(trt_version_from_number("8.6.1"), "8.6.1");
 }
 
+TEST(Values, Utf8SequenceLength) {
+  EXPECT_EQ(utf8_sequence_length("a", 0), 1u);
+  EXPECT_EQ(utf8_sequence_length("\xc3\xa9", 0), 2u);              // U+00E9
+  EXPECT_EQ(utf8_sequence_length("\xf0\x9f\x98\x80", 0), 4u);      // U+1F600
+  EXPECT_EQ(utf8_sequence_length("\xc0\x80", 0), 0u);              // overlong NUL
+  EXPECT_EQ(utf8_sequence_length("\xed\xa0\x80", 0), 0u);          // surrogate U+D800
+  EXPECT_EQ(utf8_sequence_length("\xf4\x90\x80\x80", 0), 0u);      // past U+10FFFF
+  EXPECT_EQ(utf8_sequence_length("\xe2\x82", 0), 0u);              // cut short
+  EXPECT_EQ(utf8_sequence_length("\x80", 0), 0u);                   // lone continuation
+}
+
 }  // namespace trtlens

@@ -41,6 +41,25 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+size_t utf8_sequence_length(std::string_view s, size_t i) {
+  auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  if (n == 2 && c < 0xc2) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((b(i + k) & 0xc0) != 0x80) return 0;
+  if (n == 3) {
+    unsigned cp = ((c & 0x0f) << 12) | ((b(i + 1) & 0x3f) << 6) | (b(i + 2) & 0x3f);
+    if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+  }
+  if (n == 4) {
+    unsigned cp = ((c & 0x07) << 18) | ((b(i + 1) & 0x3f) << 12);
+    if (cp < 0x10000 || cp > 0x10ffff) return 0;
+  }
+  return n;
+}
+
 DtypeResult canonical_dtype(std::string_view spelling) {
   const std::string key = upper(trim(spelling));
   for (const auto& s : kSpellings) {

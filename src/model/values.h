@@ -12,6 +12,10 @@ namespace trtlens {
 // Without leading and trailing white space (every scanner needs it; one definition).
 std::string_view trim(std::string_view s);
 
+// Length of the valid UTF-8 sequence at s[i] (no overlongs, surrogates or values past U+10FFFF),
+// or 0 when the byte there does not start one. Readers and escapers share this one judgement.
+size_t utf8_sequence_length(std::string_view s, size_t i);
+
 // Canonical dtype spelling: FP32 FP16 BF16 FP8 FP4 INT4 INT8 UINT8 INT32 INT64 BOOL.
 // Unknown spellings come back upper-cased with known == false.
 struct DtypeResult {

@@ -1,18 +1,11 @@
 #include "render/escape.h"
 
+#include "model/values.h"
+
 #include <cstdio>
 
 namespace trtlens {
 namespace {
-
-size_t utf8_seq(std::string_view s, size_t i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-  if (n == 0 || i + n > s.size() || (n == 2 && c < 0xc2)) return 0;
-  for (size_t k = 1; k < n; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
-  return n;
-}
 
 void hex_byte(std::string& out, unsigned char c) {
   char buf[5];
@@ -31,7 +24,7 @@ std::string visible(std::string_view s) {
       ++i;
       continue;
     }
-    size_t n = utf8_seq(s, i);
+    size_t n = utf8_sequence_length(s, i);
     if (n == 0) {
       hex_byte(out, c);
       ++i;
