@@ -130,9 +130,11 @@ TEST(CoreReader, CorruptAndTruncatedGzipAreInputErrors) {
   for (size_t i = 20; i < 60 && i < bad.size(); ++i) bad[i] = char(bad[i] ^ 0x5a);
   TempFile corrupt(bad);
   EXPECT_THROW(read_lines(corrupt.path()), InputError);
+  // The CLI keeps what a cut log delivered (here nothing TensorRT wrote) and says so.
   RunResult r = run_trtlens("summary " + shell_quote(cut.path()));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "trtlens: " + cut.path() + ": truncated gzip stream\n");
+  EXPECT_NE(r.err.find("trtlens: " + cut.path() + ": no TensorRT output recognised\n"),
+            std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -6,6 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "analysis/analyze.h"
+#include "ingest/grammar.h"
+#include "ingest/load.h"
+#include "render/json.h"
 #include "test_support.h"
 
 namespace trtlens {
@@ -70,6 +74,99 @@ TEST(LogDriver, UnusualTimeStampsStillStrip) {
   EXPECT_NE(r.out.find("\"name\": \"s\""), std::string::npos);
   EXPECT_NE(r.out.find("\"trt_version\": \"8.6.1\""), std::string::npos);
   expect_same_json(p.string());
+  fs::remove(p);
+}
+
+// Reading in blocks on worker threads must give exactly what reading line by line gives: same
+// layers, diagnostics and line numbers, whatever the block size, thread count and source
+// (mapped file or stream).
+std::string json_with(const std::string& path, const ReadLimits& limits) {
+  auto grammar = Grammar::load();
+  Capture c = load_capture({path}, *grammar, limits);
+  analyze(c, AnalysisOptions{});
+  std::vector<const Build*> builds;
+  for (const auto& b : c.builds) builds.push_back(&b);
+  std::string out = dump_json(capture_json(c, builds));
+  for (const auto& d : c.diagnostics) out += "\n" + d.where.path + ":" + std::to_string(d.where.line) + ": " + d.message;
+  return out;
+}
+
+void expect_block_modes_agree(const std::string& path) {
+  SCOPED_TRACE(path);
+  ReadLimits line_by_line;
+  line_by_line.log_block_bytes = 0;
+  const std::string want = json_with(path, line_by_line);
+  ASSERT_GT(want.size(), 200u);
+  for (size_t block : {size_t(1), size_t(7), size_t(64), size_t(4096), size_t(1) << 20}) {
+    for (unsigned threads : {1u, 2u, 3u}) {
+      for (size_t map_min : {size_t(1), size_t(1) << 40}) {
+        ReadLimits l;
+        l.log_block_bytes = block;
+        l.threads = threads;
+        l.map_min_bytes = map_min;
+        SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads) +
+                     (map_min == 1 ? ", mapped" : ", read"));
+        EXPECT_EQ(json_with(path, l), want);
+      }
+    }
+  }
+}
+
+TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
+  for (const char* f : {"seed000_int8.log", "core/prefixes.log", "core/crlf.log",
+                        "core/cr.log", "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log", "memory/several_builds.log",
+                        "capture/runtime.log", "provenance/small_build.log"})
+    expect_block_modes_agree(fixture(f));
+}
+
+TEST(LogDriver, BlocksAndThreadsAgreeOnTheSeeds) {
+  TRTLENS_REQUIRE_SHARED();
+  for (const char* seed : {"000_9fb31eec5d86dcda.txt", "001_73038f12cc2a768c.txt",
+                           "002_4e1b64db6c7b7a92.txt"})
+    expect_block_modes_agree(test::shared_dir() + "/seeds/" + seed);
+}
+
+// Line ends of every kind across block edges, a line longer than the line limit inside a block,
+// and a stretch without '\n' longer than the limit (block mode hands over to line by line).
+TEST(LogDriver, BlockEdgesLineEndsAndTheFallback) {
+  const std::string layer = "Layer(Reformat): r%d, Tactic: 0x0000000000000000, x[Float(1,3)] -> y[Half(1,3)]";
+  std::string text = "[02/08/2023-15:25:37] [V] [TRT] Engine Layer Information:\r\n";
+  char buf[128];
+  for (int i = 0; i < 40; ++i) {
+    std::snprintf(buf, sizeof buf, layer.c_str(), i);
+    static const char* ends[] = {"\n", "\r\n", "\r", "\r\r\n"};
+    text += buf;
+    text += ends[i % 4];
+  }
+  text += std::string(300, 'x') + "\n";  // over the 256-byte limit below
+  text += "[02/08/2023-15:25:38] [I] TensorRT version: 8.6.1\r";
+  text += std::string(5000, 'y') + "\r";  // no '\n' for longer than the limit: fallback
+  text += "[02/08/2023-15:25:39] [V] [TRT] Engine Layer Information:\n";
+  std::snprintf(buf, sizeof buf, layer.c_str(), 99);
+  text += buf;
+  fs::path p = fs::temp_directory_path() / "trtlens-driver-edges.log";
+  std::ofstream(p, std::ios::binary) << text;
+
+  ReadLimits line_by_line;
+  line_by_line.log_block_bytes = 0;
+  line_by_line.max_line_bytes = 256;
+  const std::string want = json_with(p.string(), line_by_line);
+  EXPECT_NE(want.find("\"r39\""), std::string::npos);
+  EXPECT_NE(want.find("\"r99\""), std::string::npos);
+  EXPECT_NE(want.find("line longer than the line limit"), std::string::npos);
+  for (size_t block : {size_t(1), size_t(13), size_t(100), size_t(4096)}) {
+    for (unsigned threads : {1u, 2u}) {
+      for (size_t map_min : {size_t(1), size_t(1) << 40}) {
+        ReadLimits l = line_by_line;
+        l.log_block_bytes = block;
+        l.threads = threads;
+        l.map_min_bytes = map_min;
+        SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads) +
+                     (map_min == 1 ? ", mapped" : ", read"));
+        EXPECT_EQ(json_with(p.string(), l), want);
+      }
+    }
+  }
   fs::remove(p);
 }
 

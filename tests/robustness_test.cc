@@ -211,8 +211,19 @@ TEST_F(Robustness, TruncatedGzipKeepsWhatArrivedAndSaysSo) {
     RunResult r = run_trtlens("summary " + shell_quote(p));
     SCOPED_TRACE("gzip cut at " + std::to_string(n));
     expect_handled(r);
-    EXPECT_NE(r.err.find(p), std::string::npos) << r.err;
+    EXPECT_NE((r.out + r.err).find(p), std::string::npos) << r.out << r.err;
   }
+  // Cut after the layer block: every layer arrived and is read; the cut is a warning.
+  const size_t after_layers = log.find('\n', log.rfind("Layer(")) + 1;
+  std::string part = read_file(gz("part.log.gz", log.substr(0, after_layers)));
+  std::string p = put("cut.log.gz", part.substr(0, part.size() - 8));  // no gzip trailer
+  RunResult whole_run = run_trtlens("layers --format csv " + shell_quote(fixture("capture/build.log")));
+  RunResult r = run_trtlens("layers --format csv " + shell_quote(p));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, whole_run.out);
+  r = run_trtlens("summary " + shell_quote(p));
+  EXPECT_NE(r.out.find("warning: " + p + ":"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gzip stream ends early"), std::string::npos) << r.out;
 }
 
 TEST_F(Robustness, TruncatedTarGzBundle) {

@@ -29,6 +29,12 @@ uint64_t parse_size(const std::string& text) {
 
 }  // namespace
 
+void add_threads_option(CLI::App* cmd, CommonOptions& o) {
+  cmd->add_option("--threads", o.threads, "Threads reading large logs (0 = one per core)")
+      ->default_val(0)
+      ->check(CLI::Range(0, 256));
+}
+
 void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::string>& formats,
                         const std::string& default_build) {
   o.build = default_build;
@@ -44,6 +50,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
   cmd->add_option("--max-input-size", o.max_input_size,
                   "Refuse inputs whose decoded size exceeds this (e.g. 512M, 4G)")
       ->default_val("16G");
+  add_threads_option(cmd, o);
   if (!formats.empty()) {
     o.format = formats.front();
     cmd->add_option("--format", o.format, "Output format")
@@ -76,6 +83,7 @@ Capture load_inputs(const CommonOptions& o) {
   auto grammar = Grammar::load(o.grammar_dir);
   ReadLimits limits;
   limits.max_input_bytes = parse_size(o.max_input_size);
+  limits.threads = o.threads;
   Capture c = load_capture(o.inputs, *grammar, limits);
   analyze(c, o.analysis);
   return c;

@@ -30,11 +30,14 @@ struct CommonOptions {
   std::string output;
   bool quiet = false;
   std::string max_input_size = "16G";
+  unsigned threads = 0;  // 0: one per core
   AnalysisOptions analysis;
 };
 
 // Adds INPUT..., --grammar-dir, --build, --quiet, --max-input-size and, when `formats` is not
 // empty, --format (first entry is the default) and -o/--output.
+// --threads (shared by diff, which lays out its own options).
+void add_threads_option(CLI::App* cmd, CommonOptions& o);
 void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::string>& formats,
                         const std::string& default_build = "final");
 

@@ -106,6 +106,7 @@ void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
   cmd->add_flag("-q,--quiet", c.quiet, "No diagnostics on stderr");
   cmd->add_option("--max-input-size", c.max_input_size, "Refuse larger inputs (e.g. 512M, 4G)")
       ->default_val("16G");
+  add_threads_option(cmd, c);
   cmd->add_option("--format", c.format, "Output format")
       ->check(CLI::IsMember({"table", "json", "md", "csv", "html"}))
       ->default_val("table");

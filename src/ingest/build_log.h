@@ -15,7 +15,8 @@ struct LogStats {
   uint64_t recognized = 0;  // lines with a TensorRT log prefix or a recognised message
 };
 
-LogStats ingest_build_log(LineReader& lines, const Grammar& grammar, Assembler& out,
-                          const std::string& path);
+// Reads the whole of `in` (see ReadLimits for the block size and threads).
+LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& out,
+                          const std::string& path, const ReadLimits& limits = {});
 
 }  // namespace trtlens

@@ -13,10 +13,18 @@
 namespace trtlens {
 namespace {
 
+// Line-based inputs keep what a cut .gz delivered; the cut itself is a warning.
+void note_cut_gzip(const InputStream& in, Assembler& out, const std::string& path, uint64_t lines) {
+  if (in.cut_short())
+    out.diagnostic(Severity::Warning, {path, lines},
+                   "gzip stream ends early (file cut short?); read the lines that arrived");
+}
+
 // `path` names the input in diagnostics; `open_path`, when given, is where its bytes are.
 void load_one(const std::string& path, const Grammar& grammar, const ReadLimits& limits,
               Assembler& out, const std::string& open_path = "") {
   auto in = InputStream::open(open_path.empty() ? path : open_path, limits);
+  in->keep_cut_gzip();
   InputKind kind = detect_kind(in->peek(8192));
   switch (kind) {
     case InputKind::Empty:
@@ -29,13 +37,14 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       out.begin_input(path, to_string(kind), in->gzip());
       std::string text = in->read_all();
       ingest_layer_json(text, out, path);
+      note_cut_gzip(*in, out, path, count_lines(text));
       out.end_input(count_lines(text));
       return;
     }
     case InputKind::BuildLog: {
       out.begin_input(path, to_string(kind), in->gzip());
-      LineReader lines(*in, limits.max_line_bytes);
-      LogStats stats = ingest_build_log(lines, grammar, out, path);
+      LogStats stats = ingest_build_log(*in, grammar, out, path, limits);
+      note_cut_gzip(*in, out, path, stats.lines);
       out.end_input(stats.lines);
       if (stats.recognized == 0) throw InputError(path, "no TensorRT output recognised");
       return;
@@ -47,6 +56,7 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       LineReader lines(*in, limits.max_line_bytes);
       if (kind == InputKind::ProfileJson) ingest_profile_json(lines, out, path);
       else ingest_times_json(lines, out, path);
+      note_cut_gzip(*in, out, path, lines.lines());
       out.end_input(lines.lines());
       return;
     }

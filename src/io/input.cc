@@ -1,9 +1,13 @@
 #include "io/input.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <string.h>  // memrchr
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -94,7 +98,10 @@ size_t InputStream::read_decoded(char* buf, size_t n) {
       if (zs_.avail_in == 0) {
         size_t r = read_raw(reinterpret_cast<char*>(zin_.data()), zin_.size());
         if (r == 0) {
-          if (!z_end_) throw InputError(path_, "truncated gzip stream");
+          if (!z_end_) {
+            if (!keep_cut_) throw InputError(path_, "truncated gzip stream");
+            cut_short_ = true;
+          }
           break;
         }
         zs_.next_in = zin_.data();
@@ -136,6 +143,7 @@ std::string_view InputStream::peek(size_t n) {
 }
 
 size_t InputStream::read(char* buf, size_t n) {
+  consumed_ = true;
   if (head_pos_ < head_.size()) {
     size_t k = std::min(n, head_.size() - head_pos_);
     std::memcpy(buf, head_.data() + head_pos_, k);
@@ -188,6 +196,14 @@ std::string_view strip_ansi(std::string_view text, std::string& scratch) {
 
 LineReader::LineReader(InputStream& in, size_t max_line) : in_(in), max_line_(max_line) {
   buf_.resize(kBlock);
+}
+
+void LineReader::resume(std::string_view pending, uint64_t lines) {
+  if (buf_.size() < pending.size() + kBlock) buf_.resize(pending.size() + kBlock);
+  if (!pending.empty()) std::memcpy(buf_.data(), pending.data(), pending.size());
+  begin_ = 0;
+  end_ = pending.size();
+  number_ = lines;
 }
 
 bool LineReader::fill() {
@@ -295,6 +311,153 @@ bool LineReader::next(Line& line) {
     }
     scan_from = begin_ + offset;
   }
+}
+
+}  // namespace trtlens
+
+namespace trtlens {
+
+void ByteBlock::reserve(size_t n) {
+  if (n <= capacity_) return;
+  size_t cap = std::max(n, capacity_ + capacity_ / 2);
+  std::unique_ptr<char[]> grown(new char[cap]);
+  if (size_) std::memcpy(grown.get(), data_.get(), size_);
+  data_ = std::move(grown);
+  capacity_ = cap;
+}
+
+std::unique_ptr<MappedFile> InputStream::map(size_t min_size) {
+  if (gzip_ || consumed_ || !owns_fd_) return nullptr;
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return nullptr;
+  const uint64_t size = uint64_t(st.st_size);
+  if (size < min_size) return nullptr;
+  if (size > limits_.max_input_bytes)
+    throw InputError(path_, "decoded input exceeds " + std::to_string(limits_.max_input_bytes) +
+                                " bytes (raise --max-input-size)");
+  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd_, 0);
+  if (p == MAP_FAILED) return nullptr;
+  ::madvise(p, size, MADV_SEQUENTIAL);
+  return std::make_unique<MappedFile>(static_cast<const char*>(p), size);
+}
+
+void InputStream::seek(uint64_t offset) {
+  if (gzip_ || ::lseek(fd_, off_t(offset), SEEK_SET) < 0)
+    throw InputError(path_, "cannot seek: " + errno_reason());
+  head_.clear();
+  head_pos_ = 0;
+  raw_head_.clear();
+  raw_head_pos_ = 0;
+  eof_raw_ = false;
+  total_ = offset;
+  consumed_ = true;
+}
+
+MappedFile::~MappedFile() { ::munmap(const_cast<char*>(data_), size_); }
+
+void MappedFile::release(size_t offset) {
+  static const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+  size_t end = std::min(offset, size_) / page * page;
+  if (end <= released_) return;
+  ::madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
+}
+
+BlockReader::BlockReader(InputStream& in, const MappedFile* mapped, size_t block_bytes,
+                         size_t max_stretch)
+    : in_(in),
+      mapped_(mapped),
+      block_(std::max<size_t>(block_bytes, 1)),
+      max_(std::max(max_stretch, block_)) {}
+
+void BlockReader::resume_lines(LineReader& lines, uint64_t lines_before) {
+  if (mapped_) {
+    in_.seek(offset_);
+    lines.resume("", lines_before);
+  } else {
+    lines.resume(carry_.view(), lines_before);
+  }
+}
+
+bool BlockReader::next_mapped(std::string_view& out) {
+  const std::string_view all = mapped_->view();
+  if (stopped_ || offset_ >= all.size()) return false;
+  const size_t rest = all.size() - offset_;
+  size_t cut = rest;  // the last block takes everything
+  if (rest > block_) {
+    const char* from = all.data() + offset_;
+    if (const void* nl = memrchr(from, '\n', block_)) {
+      cut = size_t(static_cast<const char*>(nl) - from) + 1;
+    } else if (const void* far = std::memchr(from + block_, '\n', std::min(rest, max_) - block_)) {
+      cut = size_t(static_cast<const char*>(far) - from) + 1;
+    } else if (rest > max_) {
+      stopped_ = true;
+      return false;
+    }
+  }
+  out = all.substr(offset_, cut);
+  offset_ += cut;
+  return true;
+}
+
+bool BlockReader::next(ByteBlock& storage, std::string_view& view) {
+  if (mapped_) return next_mapped(view);
+  if (stopped_) return false;
+  ByteBlock& out = storage;
+  view = {};
+  out.assign(carry_.view());
+  size_t scanned = 0;  // bytes of `out` known to hold no '\n'
+  for (size_t want = std::max(block_, out.size() + block_ / 2);;) {
+    while (!eof_ && out.size() < want) {
+      size_t old = out.size();
+      out.resize(want);
+      size_t got = in_.read(out.data() + old, want - old);
+      out.resize(old + got);
+      if (got == 0) eof_ = true;
+    }
+    if (eof_) {
+      carry_.resize(0);
+      view = out.view();
+      return out.size() > 0;
+    }
+    const void* nl = memrchr(out.data() + scanned, '\n', out.size() - scanned);
+    if (nl) {
+      size_t cut = size_t(static_cast<const char*>(nl) - out.data()) + 1;
+      carry_.assign(out.view().substr(cut));
+      out.resize(cut);
+      view = out.view();
+      return true;
+    }
+    scanned = out.size();
+    if (out.size() >= max_) {
+      stopped_ = true;
+      carry_.assign(out.view());
+      out.resize(0);
+      return false;
+    }
+    want = std::min(max_, out.size() + block_);
+  }
+}
+
+bool block_line(std::string_view block, size_t pos, bool has_cr, size_t max_line, BlockLine& out) {
+  if (pos >= block.size()) return false;
+  const char* start = block.data() + pos;
+  size_t avail = block.size() - pos;
+  const void* nl = std::memchr(start, '\n', avail);
+  size_t stop = nl ? size_t(static_cast<const char*>(nl) - start) : avail;
+  size_t next = pos + stop + (nl ? 1 : 0);
+  if (has_cr) {
+    if (const void* cr = std::memchr(start, '\r', stop)) {
+      stop = size_t(static_cast<const char*>(cr) - start);
+      next = pos + stop + 1;
+      if (next < block.size() && block[next] == '\n') ++next;
+    }
+  }
+  out.text = std::string_view(start, stop);
+  out.truncated = stop > max_line;
+  if (out.truncated) out.text = out.text.substr(0, max_line);
+  out.next = next;
+  return true;
 }
 
 }  // namespace trtlens

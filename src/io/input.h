@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,30 @@ class InputError : public std::runtime_error {
 struct ReadLimits {
   uint64_t max_input_bytes = uint64_t{16} << 30;  // decoded bytes (gzip bombs)
   size_t max_line_bytes = size_t{8} << 20;        // longer lines are cut, with a note
+  // How logs are read (not limits, but they travel the same way): blocks of whole lines
+  // screened by `threads` workers (0: one per core, 1: all on the calling thread); block size 0
+  // reads line by line. Files of at least `map_min_bytes` are mapped rather than read.
+  size_t log_block_bytes = size_t{1} << 20;
+  unsigned threads = 0;
+  size_t map_min_bytes = size_t{32} << 20;
+};
+
+// A regular file mapped into memory, read-only. Pages come in as they are touched and are
+// dropped again with release(), so memory follows the reading position, not the file size.
+class MappedFile {
+ public:
+  MappedFile(const char* data, size_t size) : data_(data), size_(size) {}
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  std::string_view view() const { return {data_, size_}; }
+  // Done with the bytes before `offset` (they stay in the page cache).
+  void release(size_t offset);
+
+ private:
+  const char* data_;
+  size_t size_;
+  size_t released_ = 0;
 };
 
 // Decoded bytes of one input. The first block is kept so detectors can peek at it.
@@ -49,6 +74,16 @@ class InputStream {
   // Whole remaining content (for small JSON inputs).
   std::string read_all();
   uint64_t bytes_read() const { return total_; }
+  // A gzip stream that ends before its end marker ends the input instead of throwing;
+  // cut_short() then says so (logs keep the lines that arrived).
+  void keep_cut_gzip() { keep_cut_ = true; }
+  bool cut_short() const { return cut_short_; }
+  // The whole file mapped, when it is a regular uncompressed file of at least `min_size`
+  // bytes and nothing was read from it yet (peek does not count); null otherwise. Small files
+  // are read: a mapping of a file someone truncates meanwhile faults, and they gain nothing.
+  std::unique_ptr<MappedFile> map(size_t min_size);
+  // Go on reading at this byte offset (after map(): the rest of a file read line by line).
+  void seek(uint64_t offset);
 
  private:
   InputStream(std::string path, int fd, bool owns_fd, ReadLimits limits);
@@ -70,6 +105,9 @@ class InputStream {
   bool z_end_ = false;
   std::vector<unsigned char> zin_;
   uint64_t total_ = 0;
+  bool consumed_ = false;  // read() was called
+  bool keep_cut_ = false;
+  bool cut_short_ = false;
 };
 
 struct Line {
@@ -81,6 +119,8 @@ struct Line {
 class LineReader {
  public:
   explicit LineReader(InputStream& in, size_t max_line = size_t{8} << 20);
+  // Continue where a BlockReader stopped: `pending` bytes come first, numbering after `lines`.
+  void resume(std::string_view pending, uint64_t lines);
   bool next(Line& line);
   uint64_t lines() const { return number_; }
   // Lines longer than the limit were cut; how many.
@@ -101,6 +141,64 @@ class LineReader {
   uint64_t number_ = 0;
   uint64_t truncated_ = 0;
 };
+
+// A growable byte buffer that is not zero-filled on growth (blocks are read straight into it).
+class ByteBlock {
+ public:
+  char* data() { return data_.get(); }
+  const char* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  std::string_view view() const { return {data_.get(), size_}; }
+  void reserve(size_t n);
+  void resize(size_t n) {  // up to capacity only
+    reserve(n);
+    size_ = n;
+  }
+  void assign(std::string_view bytes) {
+    resize(bytes.size());
+    if (!bytes.empty()) std::memcpy(data_.get(), bytes.data(), bytes.size());
+  }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0, capacity_ = 0;
+};
+
+// Runs of whole lines, for reading a log on several threads: every block but the last ends just
+// after a '\n', so LF, CRLF and lone CR split inside a block exactly as LineReader splits them.
+// Blocks are views into a mapped file or copies read from the stream. When no '\n' comes within
+// `max_stretch` bytes (one huge line, a CR-only file) block mode stops; resume_lines() then
+// sets up a LineReader for the rest.
+class BlockReader {
+ public:
+  BlockReader(InputStream& in, const MappedFile* mapped, size_t block_bytes, size_t max_stretch);
+  // The next block: a view into the mapping, or read into `storage` (whose buffer is reused).
+  // False at the end or on stop.
+  bool next(ByteBlock& storage, std::string_view& out);
+  bool stopped() const { return stopped_; }
+  // After a stop: `lines` continues where block mode ended, numbering after `lines_before`.
+  void resume_lines(LineReader& lines, uint64_t lines_before);
+
+ private:
+  bool next_mapped(std::string_view& out);
+
+  InputStream& in_;
+  const MappedFile* mapped_;
+  size_t block_, max_;
+  ByteBlock carry_;  // stream: the unfinished line after the last block's final '\n'
+  size_t offset_ = 0;  // mapped: where the next block starts
+  bool eof_ = false;
+  bool stopped_ = false;
+};
+
+// One line of a block from `pos` under LineReader's rules (the last line of the input may lack
+// its end); `text` is cut to `max_line` bytes. False at the end of the block.
+struct BlockLine {
+  std::string_view text;
+  size_t next = 0;  // where the following line starts
+  bool truncated = false;
+};
+bool block_line(std::string_view block, size_t pos, bool has_cr, size_t max_line, BlockLine& out);
 
 // Removes CSI / OSC / two-byte ESC sequences (progress bars: "ESC[0G ESC[2K").
 std::string_view strip_ansi(std::string_view text, std::string& scratch);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/source.h"
@@ -83,8 +84,18 @@ struct OnnxModel {
   std::vector<LayerProvenance> layers;  // per layer of the final build (analysis)
   std::vector<std::string> notes;       // what provenance could not decide
 
+  // By name through an index rebuilt whenever the vectors were replaced or grew (engines of
+  // 10k layers look names up per layer).
   const OnnxNode* find(const std::string& name) const;
   bool is_initializer(const std::string& name) const;
+
+ private:
+  struct Index {
+    const void* data = nullptr;
+    size_t size = 0;
+    std::unordered_map<std::string, size_t> at;
+  };
+  mutable Index node_index_, initializer_index_;
 };
 
 // Adds `from` (a model file) to `into` (which may already hold nodes from a log's parse

@@ -26,9 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   trtlens::Assembler out(c);
   try {
     auto in = trtlens::InputStream::open(f.path());
-    trtlens::LineReader lines(*in, size_t{1} << 20);
+    // Small blocks and lines: block cuts, the line limit and the line-by-line fallback all
+    // happen inside one input.
+    trtlens::ReadLimits limits;
+    limits.log_block_bytes = 64;
+    limits.max_line_bytes = 4096;
+    limits.threads = 1;
     out.begin_input("fuzz.log", "build-log", false);
-    auto stats = trtlens::ingest_build_log(lines, *grammar, out, "fuzz.log");
+    auto stats = trtlens::ingest_build_log(*in, *grammar, out, "fuzz.log", limits);
     out.end_input(stats.lines);
   } catch (const trtlens::InputError&) {
   }

@@ -1,176 +1,245 @@
-#include <array>
-#include <cstring>
+// Reads a log in blocks of whole lines: worker threads strip prefixes and match trigger
+// patterns (the costly, stateless part); this thread hands the matched lines, and every line
+// while a section is open, to the sections in input order. The result is the same as reading
+// line by line on one thread (tests/driver_test.cc compares them).
+#include <pthread.h>
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
 
 #include "ingest/build_log.h"
-#include "ingest/build_log/section.h"
+#include "ingest/build_log/screen.h"
 
 namespace trtlens {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr int kNotMatched = -2;  // the screen has not looked at this line yet
 
-// Strips log prefixes (grammar/prefix.re2) from the front of a line, repeatedly.
-class PrefixStripper {
+// The stateful half: which section is open, counters, line numbers.
+class Dispatcher {
  public:
-  explicit PrefixStripper(const Grammar& g) {
-    bool builtin = true;
-    for (const auto& p : g.patterns()) {
-      if (p->name.rfind("prefix_", 0) != 0) continue;
-      Prefix x{p.get(), p->name == "prefix_severity" || p->name == "prefix_python_old",
-               p->name == "prefix_blank"};
-      patterns_.push_back(x);
-      builtin = builtin && p->builtin;
+  Dispatcher(const LogScreen& screen, Assembler& out, const std::string& path, size_t max_line)
+      : screen_(screen), out_(out), path_(path), max_line_(max_line) {}
+
+  void block(const ScreenedBlock& b) {
+    for (uint32_t i : b.truncated) truncated(lines_ + i + 1);
+    recognized_ += b.recognized;
+    const std::string_view bytes = b.bytes;
+    std::string scratch;
+    size_t pos = 0, h = 0;
+    uint64_t index = 0;
+    BlockLine raw;
+    for (;;) {
+      if (!active_) {  // nothing open: jump to the next line a trigger matched
+        while (h < b.hits.size() && b.hits[h].offset < pos) ++h;
+        if (h == b.hits.size()) break;
+        pos = b.hits[h].offset;
+        index = b.hits[h].line;
+      }
+      if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) break;
+      int hit = -1;
+      if (h < b.hits.size() && b.hits[h].offset == pos) hit = int(b.hits[h++].trigger);
+      dispatch(screen_.line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text,
+                            lines_ + index + 1),
+               hit, true);
+      pos = raw.next;
+      ++index;
     }
-    fast_ = builtin;
+    lines_ += b.lines;
   }
 
-  void strip(LogLine& line) const {
-    re2::StringPiece s(line.message.data(), line.message.size());
-    if (fast_) fast_trtexec(s, line);
-    for (int round = 0; round < 8 && !s.empty(); ++round) {
-      char c = s[0];
-      if (c != '[' && c != ' ' && c != '\t' && !is_digit(c)) break;
-      bool any = false;
-      for (const Prefix& p : patterns_) {
-        const size_t before = s.size();
-        re2::StringPiece sev;
-        if (p.severity) {
-          if (!RE2::Consume(&s, *p.pattern->re, &sev)) continue;
-          if (!sev.empty()) line.severity = sev == "INTERNAL_ERROR" ? 'E' : sev[0];
-        } else if (!RE2::Consume(&s, *p.pattern->re)) {
-          continue;
-        }
-        if (s.size() == before) continue;
-        if (!p.blank) line.prefixed = true;
-        any = true;
-        break;
-      }
-      if (!any) break;
-    }
-    line.message = std::string_view(s.data(), s.size());
+  // A line nobody screened (the line-by-line fallback).
+  void line(const Line& raw) {
+    if (raw.truncated) truncated(raw.number);
+    dispatch(screen_.line(raw.text, raw.number), kNotMatched, false);
+    lines_ = raw.number;
   }
 
-  // The shape nearly every line of a trtexec log has, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] ",
-  // checked by position: what the first three prefix patterns consume, without running them
-  // (they cost most of a log's parse time). Only with the built-in prefix grammar; a test checks
-  // both paths agree.
-  static void fast_trtexec(re2::StringPiece& s, LogLine& line) {
-    const char* p = s.data();
-    const size_t n = s.size();
-    if (n >= 22 && p[0] == '[' && is_digit(p[1]) && is_digit(p[2]) && p[3] == '/' &&
-        is_digit(p[4]) && is_digit(p[5]) && p[6] == '/' && is_digit(p[7]) && is_digit(p[8]) &&
-        is_digit(p[9]) && is_digit(p[10]) && p[11] == '-' && is_digit(p[12]) && is_digit(p[13]) &&
-        p[14] == ':' && is_digit(p[15]) && is_digit(p[16]) && p[17] == ':' && is_digit(p[18]) &&
-        is_digit(p[19]) && p[20] == ']') {
-      size_t k = p[21] == ' ' ? 22 : 21;
-      line.prefixed = true;
-      if (n >= k + 3 && p[k] == '[' && p[k + 2] == ']' && std::strchr("VIWEF", p[k + 1]) &&
-          p[k + 1] != '\0') {
-        line.severity = p[k + 1];
-        k += 3;
-        if (k < n && p[k] == ' ') ++k;
-        if (n >= k + 5 && std::memcmp(p + k, "[TRT]", 5) == 0) {
-          k += 5;
-          if (k < n && p[k] == ' ') ++k;
-        }
+  LogStats finish() {
+    if (active_) active_->end();
+    active_ = nullptr;
+    return LogStats{lines_, recognized_};
+  }
+  uint64_t lines() const { return lines_; }
+
+ private:
+  // `screened`: the screen already counted the line if it was prefixed or matched.
+  void dispatch(const LogLine& line, int hit, bool screened) {
+    if (active_) {
+      if (active_->next(line)) {
+        if (!screened || !(line.prefixed || hit >= 0)) ++recognized_;
+        return;
       }
-      s.remove_prefix(k);
+      active_->end();
+      active_ = nullptr;
     }
+    if (hit == kNotMatched) hit = screen_.match(line);
+    if (hit >= 0) {
+      const Trigger& t = screen_.trigger(hit);
+      if (t.section->start(t.which, line)) active_ = t.section;
+    }
+    if (!screened && (line.prefixed || hit >= 0)) ++recognized_;
+  }
+
+  void truncated(uint64_t number) {
+    out_.diagnostic(Severity::Warning, {path_, number},
+                    "line longer than the line limit; its end was skipped");
+  }
+
+  const LogScreen& screen_;
+  Assembler& out_;
+  const std::string& path_;
+  size_t max_line_;
+  LogSection* active_ = nullptr;
+  uint64_t lines_ = 0;
+  uint64_t recognized_ = 0;
+};
+
+// Worker threads screening blocks in the order they were submitted.
+class ScreenPool {
+ public:
+  ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads)
+      : screen_(screen), max_line_(max_line) {
+    for (unsigned i = 0; i < threads; ++i)
+      threads_.emplace_back([this] {
+        pthread_setname_np(pthread_self(), "trtlens-screen");
+        work();
+      });
+  }
+  ~ScreenPool() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  void submit(ScreenedBlock* b) {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(Job{b});
+    }
+    wake_.notify_one();
+  }
+  // Blocks until `b` is screened; rethrows what screening threw.
+  void wait(ScreenedBlock* b) {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return finished_.count(b) != 0; });
+    std::exception_ptr error = finished_[b];
+    finished_.erase(b);
+    if (error) std::rethrow_exception(error);
   }
 
  private:
-  struct Prefix {
-    const GrammarPattern* pattern;
-    bool severity;  // captures the severity (letter or word)
-    bool blank;     // leading blanks: not a log prefix
+  struct Job {
+    ScreenedBlock* block;
   };
-  std::vector<Prefix> patterns_;
-  bool fast_ = false;
-};
+  void work() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        job = queue_.front();
+        queue_.pop_front();
+      }
+      std::exception_ptr error;
+      try {
+        screen_.screen(*job.block, max_line_);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      {
+        std::lock_guard lock(mutex_);
+        finished_[job.block] = error;
+      }
+      done_.notify_all();
+    }
+  }
 
-struct Trigger {
-  LogSection* section;
-  size_t which;
-  const GrammarPattern* pattern;
+  const LogScreen& screen_;
+  size_t max_line_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::deque<Job> queue_;
+  std::map<ScreenedBlock*, std::exception_ptr> finished_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace
 
-LogStats ingest_build_log(LineReader& lines, const Grammar& grammar, Assembler& out,
-                          const std::string& path) {
+LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& out,
+                          const std::string& path, const ReadLimits& limits) {
   LogContext ctx{grammar, out, path};
   std::vector<std::unique_ptr<LogSection>> sections = make_log_sections(ctx);
+  const LogScreen screen(grammar, sections);
+  const size_t max_line = limits.max_line_bytes;
+  Dispatcher dispatch(screen, out, path, max_line);
 
-  // Candidates by the first byte a match can start with (RE2's own analysis); patterns that can
-  // start with anything run on every line, behind their "# contains:" literals when they have some.
-  std::array<std::vector<Trigger>, 256> by_first{};
-  std::vector<Trigger> always;
-  for (auto& s : sections) {
-    auto names = s->triggers();
-    for (size_t i = 0; i < names.size(); ++i) {
-      const GrammarPattern& p = grammar.pattern(names[i]);
-      Trigger t{s.get(), i, &p};
-      if (!p.literal_prefix.empty()) {
-        by_first[static_cast<unsigned char>(p.literal_prefix[0])].push_back(t);
-      } else if (p.first_min != 0 || p.first_max != 255) {
-        for (unsigned c = p.first_min; c <= p.first_max; ++c) by_first[c].push_back(t);
-      } else {
-        always.push_back(t);
-      }
-    }
+  if (limits.log_block_bytes == 0) {
+    LineReader lines(in, max_line);
+    Line raw;
+    while (lines.next(raw)) dispatch.line(raw);
+    return dispatch.finish();
   }
-  auto holds_literal = [](std::string_view m, const GrammarPattern& p) {
-    if (p.contains.empty()) return true;
-    for (const auto& lit : p.contains)
-      if (m.find(lit) != std::string_view::npos) return true;
-    return false;
+  // Large plain files are mapped: no copy through read(), and the workers fault the pages in.
+  std::unique_ptr<MappedFile> mapped = in.map(limits.map_min_bytes);
+  unsigned workers = limits.threads ? limits.threads : std::thread::hardware_concurrency();
+  using Owned = std::unique_ptr<ScreenedBlock>;
+  std::vector<Owned> spare;
+  std::deque<Owned> pending;
+  // Declared after the blocks it screens and the screen: its destructor joins the workers
+  // first, also when an exception leaves this function.
+  std::unique_ptr<ScreenPool> pool;
+  auto finish_oldest = [&] {
+    Owned done = std::move(pending.front());
+    pending.pop_front();
+    pool->wait(done.get());
+    dispatch.block(*done);
+    if (mapped) mapped->release(done->end_offset);
+    spare.push_back(std::move(done));
   };
 
-  PrefixStripper prefix(grammar);
-  LogStats stats;
-  LogSection* active = nullptr;
-  Line raw;
-  while (lines.next(raw)) {
-    if (raw.truncated)
-      out.diagnostic(Severity::Warning, {path, raw.number},
-                     "line longer than the line limit; its end was skipped");
-    LogLine line;
-    line.text = raw.text;
-    line.message = raw.text;
-    line.number = raw.number;
-    prefix.strip(line);
-    bool recognized = line.prefixed;
-
-    if (active) {
-      if (active->next(line)) {
-        ++stats.recognized;
-        continue;
-      }
-      active->end();
-      active = nullptr;
+  BlockReader blocks(in, mapped.get(), limits.log_block_bytes, max_line);
+  for (bool first = true;; first = false) {
+    Owned b;
+    if (spare.empty()) {
+      b = std::make_unique<ScreenedBlock>();
+    } else {
+      b = std::move(spare.back());
+      spare.pop_back();
     }
-    if (!line.message.empty()) {
-      auto try_list = [&](const std::vector<Trigger>& list) {
-        for (const Trigger& t : list) {
-          const std::string& lit = t.pattern->literal_prefix;
-          if (line.message.size() < lit.size() ||
-              std::memcmp(line.message.data(), lit.data(), lit.size()) != 0)
-            continue;
-          if (!holds_literal(line.message, *t.pattern)) continue;
-          if (!RE2::PartialMatch(line.message, *t.pattern->re)) continue;
-          recognized = true;
-          if (t.section->start(t.which, line)) active = t.section;
-          return true;
-        }
-        return false;
-      };
-      if (!try_list(by_first[static_cast<unsigned char>(line.message[0])])) try_list(always);
+    if (!blocks.next(b->storage, b->bytes)) break;
+    if (mapped) b->end_offset = size_t(b->bytes.data() + b->bytes.size() - mapped->view().data());
+    // A log that fits one block is screened here: threads would cost more than they save.
+    if (workers <= 1 || (first && b->bytes.size() < limits.log_block_bytes)) {
+      screen.screen(*b, max_line);
+      dispatch.block(*b);
+      if (mapped) mapped->release(b->end_offset);
+      spare.push_back(std::move(b));
+      continue;
     }
-    if (recognized) ++stats.recognized;
+    if (!pool) pool = std::make_unique<ScreenPool>(screen, max_line, workers);
+    pool->submit(b.get());
+    pending.push_back(std::move(b));
+    if (pending.size() >= 2 * size_t(workers)) finish_oldest();
   }
-  if (active) active->end();
-  stats.lines = lines.lines();
-  return stats;
+  while (!pending.empty()) finish_oldest();
+
+  if (blocks.stopped()) {  // a stretch without '\n' too long for a block: line by line
+    LineReader lines(in, max_line);
+    blocks.resume_lines(lines, dispatch.lines());
+    Line raw;
+    while (lines.next(raw)) dispatch.line(raw);
+  }
+  return dispatch.finish();
 }
 
 }  // namespace trtlens

@@ -1,0 +1,85 @@
+// The stateless half of reading a log, safe on several threads at once: log prefixes are
+// stripped and each line is matched against the sections' trigger patterns. The driver keeps
+// the stateful half (which section is open) on one thread.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ingest/build_log/section.h"
+#include "io/input.h"
+
+namespace trtlens {
+
+struct Trigger {
+  LogSection* section;
+  size_t which;  // index into section->triggers()
+  const GrammarPattern* pattern;
+};
+
+// A block of whole lines after screening: the lines a trigger matched, in order.
+struct ScreenedBlock {
+  struct Hit {
+    uint32_t offset;  // where the line starts in `bytes`
+    uint32_t line;    // its index in the block
+    uint32_t trigger;
+  };
+  std::string_view bytes;  // whole lines: into the mapped file or into `storage`
+  ByteBlock storage;
+  size_t end_offset = 0;   // mapped: where the block ends in the file
+  bool has_cr = false;   // a '\r' somewhere: lines may end in CR or CRLF
+  bool has_esc = false;  // an ESC somewhere: ANSI sequences to remove
+  uint64_t lines = 0;
+  uint64_t recognized = 0;  // lines with a log prefix or a trigger match
+  std::vector<Hit> hits;
+  std::vector<uint32_t> truncated;  // indexes of lines cut at the line limit
+};
+
+class LogScreen {
+ public:
+  LogScreen(const Grammar& grammar, const std::vector<std::unique_ptr<LogSection>>& sections);
+
+  // A line of text (ANSI already removed) with its prefixes stripped from `message`.
+  LogLine line(std::string_view text, uint64_t number) const;
+  // The trigger matching line.message, or -1.
+  int match(const LogLine& line) const;
+  const Trigger& trigger(int i) const { return triggers_[size_t(i)]; }
+  // Splits, strips and matches every line of `b.bytes`.
+  void screen(ScreenedBlock& b, size_t max_line) const;
+
+ private:
+  struct Prefix {
+    const GrammarPattern* pattern;
+    bool severity;  // captures the severity (letter or word)
+    bool blank;     // leading blanks: not a log prefix
+  };
+  void strip(LogLine& line) const;
+  // A trigger as the hot loop sees it: the first (up to) 8 bytes of its literal prefix as a
+  // word and a mask, so most candidates are rejected without a call.
+  struct Candidate {
+    uint64_t word = 0, mask = 0;
+    uint32_t trigger = 0;
+    const GrammarPattern* pattern = nullptr;
+    std::vector<uint32_t> literals;  // "# contains:" literals, as indexes into literals_
+  };
+  // `holds(k)`: the message holds literals_[k].
+  template <class Holds>
+  int match(const LogLine& line, const Holds& holds) const;
+  template <class Holds>
+  bool first_match(const std::vector<Candidate>& list, const LogLine& line, const Holds& holds,
+                   int& hit) const;
+
+  std::vector<Prefix> prefixes_;
+  bool fast_prefix_ = false;
+  std::vector<Trigger> triggers_;
+  // Candidates by the first byte a match can start with (RE2's own analysis); patterns that
+  // can start with anything run on every line, behind their "# contains:" literals.
+  std::array<std::vector<Candidate>, 256> by_first_{};
+  std::vector<Candidate> always_;
+  std::vector<std::string> literals_;  // every "# contains:" literal once
+};
+
+}  // namespace trtlens
