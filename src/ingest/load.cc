@@ -97,7 +97,15 @@ Capture load_capture(const std::vector<std::string>& paths, const Grammar& gramm
             out.diagnostic(Severity::Warning, SourceLoc{e.path(), 0}, e.reason() + "; skipped");
           }
         }
-        if (loaded == 0) throw InputError(path, "bundle holds no input trtlens can read");
+        if (loaded == 0) {
+          std::string why = "bundle holds no input trtlens can read";
+          for (const auto& d : capture.diagnostics)  // say why, when the archive was damaged
+            if (d.where.path == path && d.message.rfind("damaged archive", 0) == 0) {
+              why += " (" + d.message + ")";
+              break;
+            }
+          throw InputError(path, why);
+        }
         continue;
       }
     }
