@@ -359,6 +359,14 @@ TEST_F(Robustness, FuzzRegressionsLoad) {
   EXPECT_GE(seen, 2u);
 }
 
+TEST_F(Robustness, JsonNumberOverflowNamesTheLine) {
+  // Found by fuzz_layer_json: was `trtlens: internal error: ... number overflow` (exit 3).
+  const std::string p = fixture("fuzz/layer_json_number_overflow.json");
+  RunResult r = run_trtlens("summary " + shell_quote(p));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "trtlens: " + p + ":2: invalid JSON: number overflow parsing '16E66269'\n");
+}
+
 TEST_F(Robustness, HugeKernelOutputCountIsUnrecognizedNotAnInternalError) {
   // Was `trtlens: internal error: stoll` (exit 3).
   RunResult r = run_trtlens("summary " + shell_quote(fixture("fuzz/kernel_outputs_overflow.log")));

@@ -85,6 +85,17 @@ void ingest_layer_json(const std::string& text, Assembler& out, const std::strin
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(path + ":" + std::to_string(line_of_offset(clean.text, e.byte)),
                      "invalid JSON: " + std::string(e.what()).substr(std::string(e.what()).find(':') + 2));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number no type holds ("number overflow parsing '1E999999'"): name the line it is on.
+    const std::string what = e.what();
+    const std::string message = what.substr(what.find(']') + 2);
+    const size_t q = message.find('\'');
+    const size_t at = q == std::string::npos
+                          ? std::string::npos
+                          : clean.text.find(message.substr(q + 1, message.rfind('\'') - q - 1));
+    throw InputError(
+        at == std::string::npos ? path : path + ":" + std::to_string(line_of_offset(clean.text, at)),
+        "invalid JSON: " + message);
   }
   const ojson* layers = find_layers(root);
   if (!layers) throw InputError(path, "JSON without a \"Layers\" list");
