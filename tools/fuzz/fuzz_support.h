@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <string>
 
+#include "io/input.h"
+#include "model/assembler.h"
+
 namespace trtlens::fuzz {
 
 class MemFile {
@@ -28,5 +31,24 @@ class MemFile {
   int fd_ = -1;
   std::string path_;
 };
+
+// Fuzz bytes, read as lines, through a line-based ingester: `ingest(LineReader&, Assembler&,
+// path)`. Input errors are expected outcomes; anything else is a finding.
+template <class Ingest>
+int ingest_lines(const uint8_t* data, size_t size, const char* kind, Ingest ingest) {
+  MemFile f(data, size);
+  Capture c;
+  Assembler out(c);
+  try {
+    auto in = InputStream::open(f.path());
+    LineReader lines(*in, size_t{1} << 20);
+    out.begin_input("fuzz.json", kind, false);
+    ingest(lines, out, "fuzz.json");
+    out.end_input(lines.lines());
+  } catch (const InputError&) {
+  }
+  out.finish();
+  return 0;
+}
 
 }  // namespace trtlens::fuzz
