@@ -20,6 +20,7 @@ using test::load;
 using test::run_trtlens;
 using test::shared_dir;
 using test::shell_quote;
+using test::tensor;
 
 std::string a100(const std::string& variant) {
   std::string stem = variant == "fp32" || variant == "fp16" ? "resnet" : "resnet-" + variant;
@@ -297,22 +298,13 @@ TEST(DiffCorpus, ResnetFp16VsQatAndTensorflowPair) {
 
 // ---------- hand-filled captures: time, memory, options, device, perf ----------
 
-Tensor t(const std::string& name, const std::string& dtype, std::vector<int64_t> dims) {
-  Tensor x;
-  x.name = name;
-  x.dtype = dtype;
-  x.dims = std::move(dims);
-  x.has_dims = true;
-  return x;
-}
-
 Layer layer(const std::string& name, const std::string& type, const std::string& dtype,
             std::vector<std::string> nodes, std::optional<double> ms = std::nullopt) {
   Layer l;
   l.name = name;
   l.type = type;
-  l.inputs = {t(name + ".in", dtype, {1, 8, 4, 4})};
-  l.outputs = {t(name + ".out", dtype, {1, 8, 4, 4})};
+  l.inputs = {tensor(name + ".in", dtype, {1, 8, 4, 4})};
+  l.outputs = {tensor(name + ".out", dtype, {1, 8, 4, 4})};
   l.onnx_nodes = std::move(nodes);
   l.time.average_ms = ms;
   return l;

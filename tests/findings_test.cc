@@ -245,13 +245,8 @@ Layer fp16_layer(const std::string& name, const std::string& type, const std::st
   Layer l;
   l.name = name;
   l.type = type;
-  Tensor a, b;
-  a.name = in, b.name = out;
-  a.dtype = b.dtype = "FP16";
-  a.has_dims = b.has_dims = true;
-  a.dims = b.dims = {1, 16, 8, 8};
-  l.inputs = {a};
-  l.outputs = {b};
+  l.inputs = {test::tensor(in, "FP16", {1, 16, 8, 8})};
+  l.outputs = {test::tensor(out, "FP16", {1, 16, 8, 8})};
   l.time.percentage = share;
   l.time.average_ms = avg_ms;
   return l;

@@ -19,6 +19,7 @@ namespace trtlens {
 namespace {
 
 using test::fixture;
+using test::tensor;
 
 const std::string kQuote = "\"]; x [label=\"pwn";
 const std::string kImg = "<img src=x onerror=alert(1)>";
@@ -28,15 +29,6 @@ size_t count(const std::string& hay, const std::string& needle) {
   size_t n = 0;
   for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
   return n;
-}
-
-Tensor tensor(const std::string& name, const std::string& dtype, std::vector<int64_t> dims) {
-  Tensor t;
-  t.name = name;
-  t.dtype = dtype;
-  t.dims = std::move(dims);
-  t.has_dims = true;
-  return t;
 }
 
 Layer layer(const std::string& name, const std::string& type, std::vector<Tensor> in,

@@ -35,6 +35,15 @@ Capture load(const std::vector<std::string>& paths) {
   return load_capture(paths, *g);
 }
 
+Tensor tensor(const std::string& name, const std::string& dtype, std::vector<int64_t> dims) {
+  Tensor t;
+  t.name = name;
+  t.dtype = dtype;
+  t.dims = std::move(dims);
+  t.has_dims = true;
+  return t;
+}
+
 std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {

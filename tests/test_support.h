@@ -14,6 +14,9 @@ std::string fixture(const std::string& name);  // fixtures/<name>
 std::string shared_dir();
 std::string read_file(const std::string& path);
 
+// A tensor with known dims, for captures built by hand.
+Tensor tensor(const std::string& name, const std::string& dtype, std::vector<int64_t> dims);
+
 // Loads inputs with the embedded grammar.
 Capture load(const std::vector<std::string>& paths);
 
