@@ -403,8 +403,7 @@ bool BlockReader::next_mapped(std::string_view& out) {
 bool BlockReader::next(ByteBlock& storage, std::string_view& view) {
   if (mapped_) return next_mapped(view);
   if (stopped_) return false;
-  ByteBlock& out = storage;
-  view = {};
+  ByteBlock& out = storage;  // the stream's bytes are copied in
   out.assign(carry_.view());
   size_t scanned = 0;  // bytes of `out` known to hold no '\n'
   for (size_t want = std::max(block_, out.size() + block_ / 2);;) {

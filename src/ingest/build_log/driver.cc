@@ -7,9 +7,9 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
-#include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "ingest/build_log.h"
 #include "ingest/build_log/screen.h"
@@ -122,42 +122,39 @@ class ScreenPool {
   void submit(ScreenedBlock* b) {
     {
       std::lock_guard lock(mutex_);
-      queue_.push_back(Job{b});
+      b->screened = false;
+      queue_.push_back(b);
     }
     wake_.notify_one();
   }
   // Blocks until `b` is screened; rethrows what screening threw.
   void wait(ScreenedBlock* b) {
     std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return finished_.count(b) != 0; });
-    std::exception_ptr error = finished_[b];
-    finished_.erase(b);
-    if (error) std::rethrow_exception(error);
+    done_.wait(lock, [&] { return b->screened; });
+    if (b->error) std::rethrow_exception(std::exchange(b->error, nullptr));
   }
 
  private:
-  struct Job {
-    ScreenedBlock* block;
-  };
   void work() {
     for (;;) {
-      Job job;
+      ScreenedBlock* b;
       {
         std::unique_lock lock(mutex_);
         wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
         if (queue_.empty()) return;
-        job = queue_.front();
+        b = queue_.front();
         queue_.pop_front();
       }
       std::exception_ptr error;
       try {
-        screen_.screen(*job.block, max_line_);
+        screen_.screen(*b, max_line_);
       } catch (...) {
         error = std::current_exception();
       }
       {
         std::lock_guard lock(mutex_);
-        finished_[job.block] = error;
+        b->error = error;
+        b->screened = true;
       }
       done_.notify_all();
     }
@@ -167,8 +164,7 @@ class ScreenPool {
   size_t max_line_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  std::deque<Job> queue_;
-  std::map<ScreenedBlock*, std::exception_ptr> finished_;
+  std::deque<ScreenedBlock*> queue_;
   bool stop_ = false;
   std::vector<std::thread> threads_;
 };

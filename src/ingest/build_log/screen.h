@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct ScreenedBlock {
   uint64_t recognized = 0;  // lines with a log prefix or a trigger match
   std::vector<Hit> hits;
   std::vector<uint32_t> truncated;  // indexes of lines cut at the line limit
+  // Set by the worker pool under its lock.
+  bool screened = false;
+  std::exception_ptr error;
 };
 
 class LogScreen {
