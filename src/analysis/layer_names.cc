@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "model/values.h"
+
 namespace trtlens {
 namespace {
 
@@ -54,8 +56,7 @@ bool balanced(std::string_view s) {
 void split_fused(std::string_view s, bool commas, std::vector<std::string>& out) {
   const bool track = balanced(s);
   auto emit = [&](std::string_view piece) {
-    while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
-    while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
+    piece = trim(piece);
     if (piece.empty()) return;
     if (starts_with(piece, "PWN(") && matching_close(piece, 3) == piece.size() - 1) {
       split_fused(piece.substr(4, piece.size() - 5), true, out);

@@ -3,17 +3,13 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "model/values.h"
+
 namespace trtlens {
 namespace {
 
 std::string_view skip_ws(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
-
-std::string_view trim_right(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
   return s;
 }
 
@@ -86,7 +82,7 @@ bool parse_fields(std::string_view s, ProfileRow& row, std::vector<std::string>&
 
 std::optional<ProfileRow> parse_profile_record(std::string_view line,
                                                std::vector<std::string>& problems) {
-  std::string_view s = trim_right(record_body(line));
+  std::string_view s = trim(record_body(line));
   if (!consume(s, "{")) return std::nullopt;
   s = skip_ws(s);
   if (!consume(s, "\"name\"")) return std::nullopt;
@@ -109,7 +105,7 @@ std::optional<ProfileRow> parse_profile_record(std::string_view line,
 }
 
 std::optional<int64_t> parse_profile_count(std::string_view line) {
-  std::string_view s = trim_right(record_body(line));
+  std::string_view s = trim(record_body(line));
   if (!consume(s, "{")) return std::nullopt;
   s = skip_ws(s);
   if (!consume(s, "\"count\"")) return std::nullopt;
@@ -133,7 +129,7 @@ void ingest_profile_json(LineReader& lines, Assembler& out, const std::string& p
   bool closed = false;
   Line line;
   while (lines.next(line)) {
-    std::string_view t = trim_right(skip_ws(line.text));
+    std::string_view t = trim(line.text);
     if (t.empty() || t == "[") continue;
     if (t == "]") {
       closed = true;
