@@ -64,6 +64,14 @@ TEST(Values, DimsKeepNegativesAndVectorWidth) {
   EXPECT_FALSE(parse_dims("1,x,3"));
 }
 
+TEST(Values, ShapeDimsAsTrtexecWritesThem) {
+  EXPECT_EQ(*parse_x_dims("1x3x224x224"), (std::vector<int64_t>{1, 3, 224, 224}));
+  EXPECT_EQ(*parse_x_dims("16"), (std::vector<int64_t>{16}));
+  for (const char* bad : {"", "1x", "x3", "1x-3", "1x+3", "1x3.5", "1,3", "1xx3",
+                          "99999999999999999999x3"})
+    EXPECT_FALSE(parse_x_dims(bad)) << bad;
+}
+
 TEST(Values, TacticsCompareAcrossVersions) {
   EXPECT_EQ(*canonical_tactic("-3"), "0xfffffffffffffffd");
   EXPECT_EQ(*canonical_tactic("0xfffffffffffffffd"), "0xfffffffffffffffd");

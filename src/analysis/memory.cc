@@ -11,22 +11,6 @@ namespace {
 
 constexpr uint64_t kMaxBytes = uint64_t(1) << 62;
 
-std::optional<std::vector<int64_t>> parse_x_dims(const std::string& text) {
-  std::vector<int64_t> dims;
-  size_t i = 0;
-  while (i <= text.size()) {
-    size_t j = text.find('x', i);
-    if (j == std::string::npos) j = text.size();
-    std::string part = text.substr(i, j - i);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos ||
-        part.size() > 12)
-      return std::nullopt;
-    dims.push_back(std::stoll(part));
-    i = j + 1;
-  }
-  return dims;
-}
-
 // The stored element type of a JSON "Weights"/"Bias" entry and its count.
 struct WeightsEntry {
   std::string dtype;

@@ -135,6 +135,21 @@ FormatInfo parse_format(std::string_view format) {
   return info;
 }
 
+std::optional<std::vector<int64_t>> parse_x_dims(std::string_view text) {
+  std::vector<int64_t> dims;
+  for (size_t i = 0; i <= text.size();) {
+    size_t j = std::min(text.find('x', i), text.size());
+    const std::string_view part = text.substr(i, j - i);
+    int64_t v = 0;
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size() || v < 0)
+      return std::nullopt;
+    dims.push_back(v);
+    i = j + 1;
+  }
+  return dims;
+}
+
 std::optional<Dims> parse_dims(std::string_view text) {
   Dims out;
   text = trim(text);

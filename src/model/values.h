@@ -46,6 +46,9 @@ struct Dims {
 // Returns nullopt when the text is not a comma-separated list of (possibly negative) integers,
 // each optionally followed by ":width".
 std::optional<Dims> parse_dims(std::string_view text);
+// Dims as trtexec writes shapes ("1x3x224x224": --shapes, "Input build shape", --shape);
+// nullopt unless every item is a non-negative integer.
+std::optional<std::vector<int64_t>> parse_x_dims(std::string_view text);
 
 // Tactic in canonical form: "0x" + 16 lower-case hex digits. Accepts hex ("0x1f") and signed
 // decimal ("-3", converted through 64-bit two's complement). nullopt when not a number.
