@@ -132,6 +132,67 @@ void find_gpu_compute(const Capture& c, Build& b) {
       best->path + (best->times ? " (times, median computeMs)" : " (performance summary)");
 }
 
+// Host latency of a performance summary ("Latency: ... median = X ms, percentile(99%) = Y ms").
+bool perf_latency(const RunInfo& r, Latency& out) {
+  bool any = false;
+  for (const auto& f : r.perf) {
+    if ((f.metric != "Latency" && f.metric != "Host Latency") || f.unit != "ms") continue;
+    if (f.stat == "median") out.median_ms = f.value, any = true;
+    if (f.stat == "mean") out.mean_ms = f.value, any = true;
+    if (f.stat == "percentile(99%)") out.p99_ms = f.value;
+  }
+  return any;
+}
+
+// The best latency source of the run a build belongs to: its own log and run first, then a
+// times file given beside it (such runs have build_run == -1), then a profile's sum.
+void find_latency(const Capture& c, Build& b) {
+  b.latency = Latency{};
+  const RunInfo* own = nullptr;
+  const RunInfo* trace = nullptr;
+  for (const auto& r : c.runs) {
+    if (r.path == b.source.path && r.build_run == b.run) own = &r;
+    if (r.times && r.times->latency.count && !trace) trace = &r;
+  }
+  if (own && own->times && own->times->latency.count) trace = own;
+  if (trace) {
+    const Stats& s = trace->times->latency;
+    Latency& l = b.latency;
+    l.source = Latency::Source::Times;
+    l.from = trace->times->source.empty() ? trace->path : trace->times->source;
+    l.median_ms = s.median;
+    l.mean_ms = s.mean;
+    l.p99_ms = s.p99;
+    l.cv_percent = s.cv_percent;
+    l.queries = s.count;
+    return;
+  }
+  for (const RunInfo* r : {own}) {
+    Latency l;
+    if (r && perf_latency(*r, l)) {
+      l.source = Latency::Source::PerfSummary;
+      l.from = r->path;
+      b.latency = l;
+      return;
+    }
+  }
+  for (const auto& r : c.runs) {
+    Latency l;
+    if (perf_latency(r, l)) {
+      l.source = Latency::Source::PerfSummary;
+      l.from = r.path;
+      b.latency = l;
+      return;
+    }
+  }
+  if (b.profile.present && b.profile.joined > 0) {
+    b.latency.source = Latency::Source::ProfileSum;
+    b.latency.from = b.profile.source;
+    b.latency.median_ms = b.profile.sum_average_ms;
+    if (b.profile.count) b.latency.queries = size_t(*b.profile.count);
+  }
+}
+
 void trace_stats(TimingTrace& t) {
   std::vector<double> lat, comp;
   for (const auto& r : t.records) {
@@ -210,10 +271,12 @@ void analyze_time(Capture& capture) {
   for (auto& r : capture.runs)
     if (r.times) trace_stats(*r.times);
   for (auto& b : capture.builds) {
-    if (!b.profile.present) continue;
-    join_profile(b);
-    group_times(b);
-    find_gpu_compute(capture, b);
+    if (b.profile.present) {
+      join_profile(b);
+      group_times(b);
+      find_gpu_compute(capture, b);
+    }
+    find_latency(capture, b);
   }
 }
 

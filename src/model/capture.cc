@@ -21,6 +21,26 @@ const char* to_string(ListingKind k) {
   return "unknown";
 }
 
+const char* to_string(LayerRole r) {
+  switch (r) {
+    case LayerRole::Unknown: return "unknown";
+    case LayerRole::Runs: return "runs";
+    case LayerRole::Elided: return "elided";
+    case LayerRole::Reformat: return "reformat";
+  }
+  return "unknown";
+}
+
+const char* to_string(Latency::Source s) {
+  switch (s) {
+    case Latency::Source::None: return "none";
+    case Latency::Source::Times: return "times";
+    case Latency::Source::PerfSummary: return "performance-summary";
+    case Latency::Source::ProfileSum: return "profile-sum";
+  }
+  return "none";
+}
+
 const Build* Capture::final_build() const {
   for (const auto& b : builds)
     if (b.final) return &b;

@@ -37,6 +37,16 @@ struct Tensor {
   std::string location;  // "Device" / "Host" where given
 };
 
+// What a layer does at run time. Filled once by the analysis stage; every command and renderer
+// reads it instead of judging from names or types itself.
+enum class LayerRole {
+  Unknown,   // the input cannot tell (a names-only listing)
+  Runs,      // runs a kernel
+  Elided,    // NoOp, or another layer TensorRT reports as costing nothing (aliases its input)
+  Reformat,  // a Reformat / MyelinReformat kernel that runs
+};
+const char* to_string(LayerRole r);
+
 struct Layer {
   std::string name;  // verbatim
   std::string type;  // implementation class: Layer(<type>) / LayerType
@@ -53,6 +63,7 @@ struct Layer {
   LayerMemory memory;
   LayerTime time;
   std::vector<std::string> onnx_nodes;
+  LayerRole role = LayerRole::Unknown;
 };
 
 // Where a layer listing came from.
@@ -63,6 +74,31 @@ enum class ListingKind {
   Profile,          // only a profile was given: layers are its rows
 };
 const char* to_string(ListingKind k);
+
+// Per-build figures, computed once by the analysis stage (`json` builds[].totals); summary,
+// report, diff and dot print these and never recompute them. nullopt = unknown.
+struct BuildTotals {
+  size_t layers = 0;
+  std::optional<size_t> running_layers, elided_layers, reformat_layers;
+  std::optional<uint64_t> reformat_bytes;       // Σ input + output bytes of running reformats
+  std::optional<double> reformat_ms;            // Σ average time of running reformats
+  std::optional<uint64_t> weights_bytes;        // Σ stored weight bytes, every weight-bearing key
+  std::optional<uint64_t> activation_io_bytes;  // Σ input + output bytes over running layers
+  std::optional<double> sum_layer_ms;           // Σ per-layer average time (a profile)
+  std::optional<uint64_t> peak_activation_bytes;  // liveness estimate
+};
+
+// The latency of the run a build belongs to, from the best source present: an --exportTimes
+// trace, else trtexec's performance summary, else the sum of a per-layer profile (which is not
+// a measurement of end-to-end latency). Filled by analysis/time.
+struct Latency {
+  enum class Source { None, Times, PerfSummary, ProfileSum } source = Source::None;
+  std::string from;  // the file the figure came from
+  std::optional<double> median_ms, mean_ms, p99_ms, cv_percent;
+  size_t queries = 0;  // timed queries (trace records); 0 when not known
+  bool measured() const { return source == Source::Times || source == Source::PerfSummary; }
+};
+const char* to_string(Latency::Source s);
 
 struct Binding {
   std::string name;
@@ -85,6 +121,9 @@ struct Build {
 
   BuildMemory memory;
   BuildProfile profile;
+  // Analysis results.
+  BuildTotals totals;
+  Latency latency;
 };
 
 struct InputFile {

@@ -12,7 +12,36 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 ojson null_if_empty(const std::string& s) { return s.empty() ? ojson(nullptr) : ojson(s); }
+template <class T>
+ojson or_null(const std::optional<T>& v) {
+  return v ? ojson(*v) : ojson(nullptr);
+}
 }  // namespace
+
+ojson totals_json(const BuildTotals& t) {
+  return {{"layers", t.layers},
+          {"running_layers", or_null(t.running_layers)},
+          {"elided_layers", or_null(t.elided_layers)},
+          {"reformat_layers", or_null(t.reformat_layers)},
+          {"reformat_bytes", or_null(t.reformat_bytes)},
+          {"reformat_ms", or_null(t.reformat_ms)},
+          {"weights_bytes", or_null(t.weights_bytes)},
+          {"activation_io_bytes", or_null(t.activation_io_bytes)},
+          {"sum_layer_ms", or_null(t.sum_layer_ms)},
+          {"peak_activation_bytes", or_null(t.peak_activation_bytes)}};
+}
+
+ojson latency_json(const Latency& l) {
+  if (l.source == Latency::Source::None) return nullptr;
+  return {{"source", to_string(l.source)},
+          {"from", l.from},
+          {"measured", l.measured()},
+          {"median_ms", or_null(l.median_ms)},
+          {"mean_ms", or_null(l.mean_ms)},
+          {"p99_ms", or_null(l.p99_ms)},
+          {"cv_percent", or_null(l.cv_percent)},
+          {"queries", l.queries}};
+}
 
 ojson tensor_json(const Tensor& t) {
   ojson j;
@@ -46,7 +75,7 @@ ojson layer_json(const Layer& layer) {
 
   // layers[].onnx_nodes (issue 5)
   j["onnx_nodes"] = layer.onnx_nodes;
-
+  j["role"] = to_string(layer.role);
   return j;
 }
 
@@ -69,7 +98,8 @@ ojson build_json(const Build& b) {
 
   // builds[].profile (issue 4)
   j["profile"] = build_profile_json(b.profile);
-
+  j["totals"] = totals_json(b.totals);
+  j["latency"] = latency_json(b.latency);
   return j;
 }
 

@@ -12,6 +12,8 @@ namespace trtlens {
 nlohmann::ordered_json tensor_json(const Tensor& t);
 nlohmann::ordered_json layer_json(const Layer& layer);
 nlohmann::ordered_json build_json(const Build& build);
+nlohmann::ordered_json totals_json(const BuildTotals& totals);
+nlohmann::ordered_json latency_json(const Latency& latency);  // null when no source
 nlohmann::ordered_json capture_json(const Capture& capture, const std::vector<const Build*>& builds);
 
 // Serialises with names kept byte for byte where they are UTF-8 (invalid bytes become U+FFFD).
