@@ -71,31 +71,63 @@ uint64_t count_lines(const std::string& text) {
 
 namespace {
 
-// Raw bytes below 0x20 other than the JSON blanks: invalid inside strings, so TRT's raw
-// Metadata separators need the sanitising pass; every other file goes straight to the parser.
-bool has_raw_control(const std::string& s) {
-  unsigned bad = 0;
-  for (unsigned char c : s) bad |= (c < 0x20 && c != '\n' && c != '\r' && c != '\t');
-  return bad != 0;
+// One pass over the bytes: raw control bytes inside strings (invalid JSON, so TRT's raw
+// Metadata separators need the sanitising pass) and nesting deeper than the limit (simdjson's
+// On-Demand parser skips nested values without a bound, and the attribute reader recurses).
+struct JsonShape {
+  bool raw_control = false;
+  bool too_deep = false;
+};
+
+JsonShape json_shape(const std::string& s, int limit) {
+  JsonShape r;
+  bool in_string = false;
+  int depth = 0;
+  const size_t n = s.size();
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      else if (c < 0x20) r.raw_control = true;
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '[':
+      case '{':
+        if (++depth > limit) {
+          r.too_deep = true;
+          return r;
+        }
+        break;
+      case ']':
+      case '}': --depth; break;
+      default: break;
+    }
+  }
+  return r;
 }
 
 }  // namespace
 
 bool json_needs_sanitizing(const std::string& text) {
-  return has_raw_control(text) || !simdjson::validate_utf8(text.data(), text.size());
+  const JsonShape shape = json_shape(text, kJsonDepthLimit);
+  return shape.raw_control || shape.too_deep ||
+         !simdjson::validate_utf8(text.data(), text.size());
 }
 
 simdjson::padded_string_view prepare_json(std::string& text, Assembler& out,
                                           const std::string& path) {
-  if (json_needs_sanitizing(text)) {
+  const JsonShape shape = json_shape(text, kJsonDepthLimit);
+  if (shape.too_deep)
+    throw InputError(path, "JSON nested deeper than " + std::to_string(kJsonDepthLimit) + " levels");
+  if (shape.raw_control || !simdjson::validate_utf8(text.data(), text.size())) {
     JsonSanitizeResult clean = sanitize_json(text, kJsonDepthLimit);
-    if (clean.too_deep)
-      throw InputError(path,
-                       "JSON nested deeper than " + std::to_string(kJsonDepthLimit) + " levels");
     if (clean.invalid_utf8)
-      out.diagnostic(
-          Severity::Warning, {path, 0},
-          std::to_string(clean.invalid_utf8) + " bytes that are not UTF-8 were replaced by U+FFFD");
+      out.diagnostic(Severity::Warning, {path, 0},
+                     std::to_string(clean.invalid_utf8) +
+                         " bytes that are not UTF-8 were replaced by U+FFFD");
     text = std::move(clean.text);
   }
   // Written padding (not just capacity): the parser reads it, and it should be defined bytes.

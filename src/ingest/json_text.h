@@ -31,7 +31,8 @@ uint64_t count_lines(const std::string& text);
 
 constexpr int kJsonDepthLimit = 512;
 
-// Raw control bytes (inside strings, invalid JSON) or bytes that are not UTF-8.
+// Raw control bytes (inside strings, invalid JSON), nesting deeper than kJsonDepthLimit, or
+// bytes that are not UTF-8: not for the strict parser as it is.
 bool json_needs_sanitizing(const std::string& text);
 
 // `text` made ready for simdjson in place: sanitised only when it holds raw control bytes or

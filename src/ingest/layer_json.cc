@@ -225,33 +225,44 @@ class Reader {
     }
   }
 
-  // Any other key goes to Layer::attributes as the export wrote it.
-  void keep(Layer& layer, std::string_view key, od::value& v) {
-    std::string_view raw;
+  // A JSON value as nlohmann's, read directly (no second parse of its text). Nesting is bounded
+  // by the parser's depth limit.
+  ojson to_json(od::value v, std::string_view key) {
     switch (v.type()) {
       case od::json_type::object: {
-        od::object o = v.get_object();
-        raw = o.raw_json();
-        break;
+        ojson o = ojson::object();
+        auto& items = static_cast<ojson::object_t::Container&>(o.get_ref<ojson::object_t&>());
+        for (auto field : v.get_object()) {
+          std::string name(std::string_view(field.unescaped_key()));
+          items.emplace_back(std::move(name), to_json(field.value(), key));
+        }
+        return o;
       }
       case od::json_type::array: {
-        od::array a = v.get_array();
-        raw = a.raw_json();
-        break;
+        ojson a = ojson::array();
+        for (auto item : v.get_array()) a.push_back(to_json(item.value(), key));
+        return a;
       }
-      default:
-        raw = v.raw_json_token();
-        break;
+      case od::json_type::string: return std::string(std::string_view(v.get_string()));
+      case od::json_type::boolean: return bool(v.get_bool());
+      case od::json_type::null: return nullptr;
+      case od::json_type::number: break;
     }
-    ojson value;
-    try {
-      value = ojson::parse(raw);
-    } catch (const nlohmann::json::exception& e) {
-      // A number no type holds (1E999999): kept as its text, and said.
-      problem(v, "'" + std::string(key) + "' = " + std::string(trim(raw).substr(0, 40)) +
-                     " is out of range; kept as text");
-      value = std::string(trim(raw));
-    }
+    int64_t i = 0;
+    uint64_t u = 0;
+    double d = 0;
+    if (v.get_int64().get(i) == simdjson::SUCCESS) return i;
+    if (v.get_uint64().get(u) == simdjson::SUCCESS) return u;
+    if (v.get_double().get(d) == simdjson::SUCCESS) return d;
+    // A number no type holds (1E999999): kept as its text, and said.
+    const std::string text(token(v));
+    problem(v, "'" + std::string(key) + "' = " + text.substr(0, 40) + " is out of range; kept as text");
+    return text;
+  }
+
+  // Any other key goes to Layer::attributes as the export wrote it.
+  void keep(Layer& layer, std::string_view key, od::value& v) {
+    ojson value = to_json(v, key);
     // ordered_json finds a key by a linear search; a layer with 100k extra keys would take
     // quadratic time, so past a few keys an index of this layer's keys is kept beside it.
     auto& obj = layer.attributes.get_ref<ojson::object_t&>();
@@ -274,7 +285,7 @@ class Reader {
     items.emplace_back(std::move(name), std::move(value));
   }
 
-  static constexpr size_t kLinearKeys = 16;
+  static constexpr size_t kLinearKeys = 64;
   std::unordered_map<std::string, size_t> key_index_;  // of the layer being read
 
   Assembler& out_;

@@ -37,8 +37,9 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       out.begin_input(path, to_string(kind), in->gzip());
       std::string text = in->read_all();
       ingest_layer_json(text, out, path);
-      note_cut_gzip(*in, out, path, count_lines(text));
-      out.end_input(count_lines(text));
+      const uint64_t lines = count_lines(text);
+      note_cut_gzip(*in, out, path, lines);
+      out.end_input(lines);
       return;
     }
     case InputKind::BuildLog: {
@@ -54,8 +55,9 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       out.begin_input(path, to_string(kind), in->gzip());
       std::string text = in->read_all();
       ingest_profile_json(text, out, path);
-      note_cut_gzip(*in, out, path, count_lines(text));
-      out.end_input(count_lines(text));
+      const uint64_t lines = count_lines(text);
+      note_cut_gzip(*in, out, path, lines);
+      out.end_input(lines);
       return;
     }
     case InputKind::TimesJson: {

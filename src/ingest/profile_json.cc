@@ -170,7 +170,7 @@ bool read_as_json(std::string& text, BuildProfile& p, std::vector<Problem>& prob
       ProfileRow row;
       row.line = line;
       bool named = false, counted = false;
-      std::vector<std::pair<std::string, od::value>> later;
+      const size_t first_problem = problems.size();
       for (auto field : v.get_object()) {
         std::string_view key = field.unescaped_key();
         od::value value = field.value();
@@ -206,9 +206,8 @@ bool read_as_json(std::string& text, BuildProfile& p, std::vector<Problem>& prob
         continue;
       }
       // Problems were noted before the name was known (keys come in any order).
-      for (auto& pr : problems)
-        if (pr.line == line && pr.message.rfind("'?'", 0) == 0)
-          pr.message = "'" + row.name + "'" + pr.message.substr(3);
+      for (size_t k = first_problem; k < problems.size(); ++k)
+        problems[k].message = "'" + row.name + "'" + problems[k].message.substr(3);
       rows.push_back(std::move(row));
     }
     if (json_has_more(doc)) return false;

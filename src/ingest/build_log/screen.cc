@@ -120,6 +120,11 @@ LogScreen::LogScreen(const Grammar& grammar,
       }
     }
   }
+  for (const auto& lit : literals_)
+    if (!lit.empty() && literal_firsts_.find(lit[0]) == std::string::npos) literal_firsts_ += lit[0];
+  one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
+                       std::none_of(literals_.begin(), literals_.end(),
+                                    [](const std::string& l) { return l.empty(); });
 }
 
 // Strips log prefixes (grammar/prefix.re2) from the front of the message, repeatedly.
@@ -186,7 +191,50 @@ int LogScreen::match(const LogLine& line, const Holds& holds) const {
   return hit;
 }
 
+uint64_t LogScreen::literals_in(std::string_view m) const {
+  uint64_t found = 0;
+  const char* const base = m.data();
+  const size_t n = m.size();
+  auto check = [&](size_t i) {
+    for (size_t k = 0; k < literals_.size(); ++k) {
+      const std::string& lit = literals_[k];
+      if (lit[0] == base[i] && n - i >= lit.size() &&
+          std::memcmp(base + i, lit.data(), lit.size()) == 0)
+        found |= uint64_t{1} << k;
+    }
+  };
+  size_t i = 0;
+#ifdef __SSE2__
+  const size_t nf = literal_firsts_.size();
+  if (nf > 0) {
+    __m128i firsts[4];
+    for (size_t j = 0; j < nf; ++j) firsts[j] = _mm_set1_epi8(literal_firsts_[j]);
+    for (; i + 16 <= n; i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i));
+      __m128i any = _mm_cmpeq_epi8(v, firsts[0]);
+      for (size_t j = 1; j < nf; ++j) any = _mm_or_si128(any, _mm_cmpeq_epi8(v, firsts[j]));
+      for (unsigned bits = unsigned(_mm_movemask_epi8(any)); bits; bits &= bits - 1)
+        check(i + unsigned(__builtin_ctz(bits)));
+    }
+  }
+#endif
+  for (; i < n; ++i)
+    if (literal_firsts_.find(base[i]) != std::string::npos) check(i);
+  return found;
+}
+
 int LogScreen::match(const LogLine& line) const {
+  if (one_pass_literals_) {
+    uint64_t mask = 0;
+    bool scanned = false;
+    return match(line, [&](uint32_t k) {
+      if (!scanned) {
+        mask = literals_in(line.message);
+        scanned = true;
+      }
+      return ((mask >> k) & 1) != 0;
+    });
+  }
   return match(line, [&](uint32_t k) {
     return line.message.find(literals_[k]) != std::string_view::npos;
   });
