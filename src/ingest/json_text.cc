@@ -87,13 +87,18 @@ JsonShape json_shape(const std::string& s, int limit) {
   for (size_t i = 0; i < n; ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      else if (c < 0x20) r.raw_control = true;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      else if (c < 0x20)
+        r.raw_control = true;
       continue;
     }
     switch (c) {
-      case '"': in_string = true; break;
+      case '"':
+        in_string = true;
+        break;
       case '[':
       case '{':
         if (++depth > limit) {
@@ -102,8 +107,11 @@ JsonShape json_shape(const std::string& s, int limit) {
         }
         break;
       case ']':
-      case '}': --depth; break;
-      default: break;
+      case '}':
+        --depth;
+        break;
+      default:
+        break;
     }
   }
   return r;
@@ -113,21 +121,21 @@ JsonShape json_shape(const std::string& s, int limit) {
 
 bool json_needs_sanitizing(const std::string& text) {
   const JsonShape shape = json_shape(text, kJsonDepthLimit);
-  return shape.raw_control || shape.too_deep ||
-         !simdjson::validate_utf8(text.data(), text.size());
+  return shape.raw_control || shape.too_deep || !simdjson::validate_utf8(text.data(), text.size());
 }
 
 simdjson::padded_string_view prepare_json(std::string& text, Assembler& out,
                                           const std::string& path) {
   const JsonShape shape = json_shape(text, kJsonDepthLimit);
   if (shape.too_deep)
-    throw InputError(path, "JSON nested deeper than " + std::to_string(kJsonDepthLimit) + " levels");
+    throw InputError(path,
+                     "JSON nested deeper than " + std::to_string(kJsonDepthLimit) + " levels");
   if (shape.raw_control || !simdjson::validate_utf8(text.data(), text.size())) {
     JsonSanitizeResult clean = sanitize_json(text, kJsonDepthLimit);
     if (clean.invalid_utf8)
-      out.diagnostic(Severity::Warning, {path, 0},
-                     std::to_string(clean.invalid_utf8) +
-                         " bytes that are not UTF-8 were replaced by U+FFFD");
+      out.diagnostic(
+          Severity::Warning, {path, 0},
+          std::to_string(clean.invalid_utf8) + " bytes that are not UTF-8 were replaced by U+FFFD");
     text = std::move(clean.text);
   }
   // Written padding (not just capacity): the parser reads it, and it should be defined bytes.

@@ -243,10 +243,14 @@ class Reader {
         for (auto item : v.get_array()) a.push_back(to_json(item.value(), key));
         return a;
       }
-      case od::json_type::string: return std::string(std::string_view(v.get_string()));
-      case od::json_type::boolean: return bool(v.get_bool());
-      case od::json_type::null: return nullptr;
-      case od::json_type::number: break;
+      case od::json_type::string:
+        return std::string(std::string_view(v.get_string()));
+      case od::json_type::boolean:
+        return bool(v.get_bool());
+      case od::json_type::null:
+        return nullptr;
+      case od::json_type::number:
+        break;
     }
     int64_t i = 0;
     uint64_t u = 0;
@@ -256,7 +260,8 @@ class Reader {
     if (v.get_double().get(d) == simdjson::SUCCESS) return d;
     // A number no type holds (1E999999): kept as its text, and said.
     const std::string text(token(v));
-    problem(v, "'" + std::string(key) + "' = " + text.substr(0, 40) + " is out of range; kept as text");
+    problem(
+        v, "'" + std::string(key) + "' = " + text.substr(0, 40) + " is out of range; kept as text");
     return text;
   }
 
