@@ -360,11 +360,14 @@ TEST_F(Robustness, FuzzRegressionsLoad) {
 }
 
 TEST_F(Robustness, JsonNumberOverflowNamesTheLine) {
-  // Found by fuzz_layer_json: was `trtlens: internal error: ... number overflow` (exit 3).
+  // Found by fuzz_layer_json: was `trtlens: internal error: ... number overflow` (exit 3). A
+  // tactic no integer holds is a warning on its layer and line; the rest of the file reads.
   const std::string p = fixture("fuzz/layer_json_number_overflow.json");
   RunResult r = run_trtlens("summary " + shell_quote(p));
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "trtlens: " + p + ":2: invalid JSON: number overflow parsing '16E66269'\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE((r.out + r.err).find(":2: layer 0 TacticValue 16E66269 is not a tactic number"),
+            std::string::npos)
+      << r.out << r.err;
 }
 
 TEST_F(Robustness, HugeKernelOutputCountIsUnrecognizedNotAnInternalError) {

@@ -1,12 +1,18 @@
-// Making real exporter JSON acceptable to a strict parser without changing what it says:
-// raw control characters inside strings (TRT 8.6+ Metadata separators) become \u escapes,
-// bytes that are not UTF-8 become U+FFFD (reported), and nesting depth is bounded.
+// Shared by the JSON readers: making real exporter JSON acceptable to a strict parser without
+// changing what it says (raw control characters inside strings, as TRT 8.6+ Metadata has, become
+// \u escapes; bytes that are not UTF-8 become U+FFFD, reported; nesting depth is bounded), and
+// the padded buffer simdjson's On-Demand parser reads in place.
 #pragma once
+
+#include <simdjson.h>
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace trtlens {
+
+class Assembler;
 
 struct JsonSanitizeResult {
   std::string text;
@@ -22,5 +28,39 @@ uint64_t line_of_offset(const std::string& text, size_t pos);
 
 // Number of lines in `text` (a last line without a line end counts).
 uint64_t count_lines(const std::string& text);
+
+constexpr int kJsonDepthLimit = 512;
+
+// Raw control bytes (inside strings, invalid JSON), nesting deeper than kJsonDepthLimit, or
+// bytes that are not UTF-8: not for the strict parser as it is.
+bool json_needs_sanitizing(const std::string& text);
+
+// `text` made ready for simdjson in place: sanitised only when it holds raw control bytes or
+// bytes that are not UTF-8 (a warning says how many were replaced), then given the parser's
+// padding as spare capacity, so the file is not copied again.
+simdjson::padded_string_view prepare_json(std::string& text, Assembler& out,
+                                          const std::string& path);
+
+// Lines of positions that only move forward, counted incrementally (linear overall).
+class LineCounter {
+ public:
+  explicit LineCounter(std::string_view text) : text_(text) {}
+  uint64_t line_at(const char* p);
+
+ private:
+  std::string_view text_;
+  size_t pos_ = 0;
+  uint64_t line_ = 1;
+};
+
+// `path:LINE` of where simdjson stopped, or `path` when it cannot say.
+std::string json_error_place(const std::string& path, const std::string& text,
+                             simdjson::ondemand::document& doc);
+
+// Text left after the document's root value was read.
+bool json_has_more(simdjson::ondemand::document& doc);
+
+// A short name for a JSON value's type ("a number", "an array", ...).
+const char* json_type_name(simdjson::ondemand::json_type t);
 
 }  // namespace trtlens

@@ -1,5 +1,8 @@
 #include "ingest/layer_json.h"
 
+#include <charconv>
+#include <unordered_map>
+
 #include "ingest/json_text.h"
 #include "ingest/layer_text.h"
 #include "io/input.h"
@@ -8,143 +11,376 @@
 namespace trtlens {
 namespace {
 
+namespace od = simdjson::ondemand;
 using ojson = nlohmann::ordered_json;
 
-Tensor tensor_from_json(const ojson& j) {
-  Tensor t;
-  if (j.is_string()) {
-    t.name = j.get<std::string>();
-    return t;
-  }
-  if (!j.is_object()) return t;
-  if (auto it = j.find("Name"); it != j.end() && it->is_string()) t.name = it->get<std::string>();
-  if (auto it = j.find("Location"); it != j.end() && it->is_string())
-    t.location = it->get<std::string>();
-  if (auto it = j.find("Dimensions"); it != j.end() && it->is_array()) {
-    t.has_dims = true;
-    for (const auto& d : *it)
-      if (d.is_number_integer()) t.dims.push_back(d.get<int64_t>());
-  }
-  if (auto it = j.find("Format/Datatype"); it != j.end() && it->is_string()) {
-    apply_format(t, it->get<std::string>());
-  } else if (auto f = j.find("Format"); f != j.end() && f->is_string()) {
-    apply_format(t, f->get<std::string>());  // TRT 11 split keys; the data type below wins
-  }
-  for (const char* key : {"Datatype", "DataType", "Data Type"}) {
-    if (auto it = j.find(key); it != j.end() && it->is_string()) {
-      DtypeResult d = canonical_dtype(it->get<std::string>());
+// Type problems are diagnosed one by one up to this many per file, then counted.
+constexpr size_t kMaxTypeDiagnostics = 50;
+
+std::string_view token(od::value& v) { return trim(v.raw_json_token()); }
+
+class Reader {
+ public:
+  Reader(Assembler& out, const std::string& path, std::string_view text)
+      : out_(out), path_(path), lines_(text) {}
+
+  // One element of a layer's Inputs/Outputs, a binding, or an I/O tensor.
+  Tensor tensor(od::value v, const std::string& where, std::string* io_mode = nullptr,
+                std::string* profile_format = nullptr) {
+    Tensor t;
+    od::json_type type = v.type();
+    if (type == od::json_type::string) {
+      t.name = std::string(std::string_view(v.get_string()));
+      return t;
+    }
+    if (type != od::json_type::object) {
+      problem(v, where + " is " + json_type_name(type) + ", not a tensor");
+      return t;
+    }
+    std::string combined, format, dtype;
+    bool has_combined = false, has_format = false, has_dtype = false;
+    for (auto field : v.get_object()) {
+      std::string_view key = field.unescaped_key();
+      od::value value = field.value();
+      if (key == "Name") {
+        string_field(value, where + " Name", t.name);
+      } else if (key == "Location") {
+        string_field(value, where + " Location", t.location);
+      } else if (key == "Dimensions") {
+        dims(value, where, t);
+      } else if (key == "Format/Datatype") {
+        has_combined = string_field(value, where + " Format/Datatype", combined);
+      } else if (key == "Format") {
+        has_format = string_field(value, where + " Format", format);
+      } else if (key == "Datatype" || key == "DataType" || key == "Data Type") {
+        has_dtype = string_field(value, where + " " + std::string(key), dtype);
+      } else if (key == "IOMode" && io_mode) {
+        string_field(value, where + " IOMode", *io_mode);
+      } else if (key == "ProfileInfo" && profile_format) {
+        profile_info(value, where, *profile_format);
+      }
+      // Other tensor keys (StrideOrder, Strides, IsShapeInferenceIO, ...) carry nothing the
+      // model holds.
+    }
+    // The combined key wins over the TRT 11 split "Format"; a data type key wins for the dtype.
+    if (has_combined)
+      apply_format(t, combined);
+    else if (has_format)
+      apply_format(t, format);
+    if (has_dtype) {
+      DtypeResult d = canonical_dtype(dtype);
       t.dtype = d.dtype;
       t.dtype_known = d.known;
     }
+    return t;
   }
-  return t;
-}
 
-Layer layer_from_json(const ojson& j) {
-  Layer layer;
-  for (const auto& [key, value] : j.items()) {
-    if (key == "Name" && value.is_string()) layer.name = value.get<std::string>();
-    else if (key == "LayerType" && value.is_string()) layer.type = value.get<std::string>();
-    else if (key == "Inputs" && value.is_array()) {
-      for (const auto& t : value) layer.inputs.push_back(tensor_from_json(t));
-    } else if (key == "Outputs" && value.is_array()) {
-      for (const auto& t : value) layer.outputs.push_back(tensor_from_json(t));
-    } else if (key == "TacticValue") {
-      if (value.is_string()) layer.tactic = canonical_tactic(value.get<std::string>());
-      else if (value.is_number_integer())
-        layer.tactic = canonical_tactic(std::to_string(value.get<int64_t>()));
-    } else if (key == "TacticName" && value.is_string()) {
-      layer.tactic_name = value.get<std::string>();
-    } else if (key == "StreamId" && value.is_number_integer()) {
-      layer.stream_id = value.get<int>();
-    } else if (key == "Metadata" && value.is_string()) {
-      layer.metadata = value.get<std::string>();
+  Layer layer(od::value v, size_t index) {
+    Layer layer;
+    key_index_.clear();
+    const std::string where = "layer " + std::to_string(index);
+    for (auto field : v.get_object()) {
+      std::string_view key = field.unescaped_key();
+      od::value value = field.value();
+      if (key == "Name") {
+        if (!string_field(value, where + " Name", layer.name)) keep(layer, key, value);
+      } else if (key == "LayerType") {
+        if (!string_field(value, where + " LayerType", layer.type)) keep(layer, key, value);
+      } else if (key == "Inputs" || key == "Outputs") {
+        auto& list = key == "Inputs" ? layer.inputs : layer.outputs;
+        const std::string side = where + " " + std::string(key);
+        if (value.type() != od::json_type::array) {
+          problem(value, side + " is " + json_type_name(value.type()) + ", not a list");
+          continue;
+        }
+        size_t k = 0;
+        for (auto t : value.get_array())
+          list.push_back(tensor(t.value(), side + "[" + std::to_string(k++) + "]"));
+      } else if (key == "TacticValue") {
+        tactic(value, where, layer);
+      } else if (key == "TacticName") {
+        if (!string_field(value, where + " TacticName", layer.tactic_name)) keep(layer, key, value);
+      } else if (key == "StreamId") {
+        int64_t id = 0;
+        if (integer(value, where + " StreamId", id) && id >= INT32_MIN && id <= INT32_MAX)
+          layer.stream_id = int(id);
+      } else if (key == "Metadata") {
+        if (!string_field(value, where + " Metadata", layer.metadata)) keep(layer, key, value);
+      } else {
+        keep(layer, key, value);
+      }
+    }
+    return layer;
+  }
+
+  void problem(od::value& v, const std::string& message) {
+    const uint64_t line = lines_.line_at(v.raw_json_token().data());
+    if (++problems_ > kMaxTypeDiagnostics) return;
+    out_.diagnostic(Severity::Warning, {path_, line}, message);
+  }
+
+  void finish() {
+    if (problems_ > kMaxTypeDiagnostics)
+      out_.diagnostic(Severity::Warning, {path_, 0},
+                      std::to_string(problems_ - kMaxTypeDiagnostics) +
+                          " more fields of an unexpected type or value (not listed)");
+  }
+
+  uint64_t line_of(od::value& v) { return lines_.line_at(v.raw_json_token().data()); }
+
+ private:
+  // True when `v` is a string (copied to `into`); otherwise diagnosed.
+  bool string_field(od::value& v, const std::string& what, std::string& into) {
+    od::json_type type = v.type();
+    if (type != od::json_type::string) {
+      problem(v, what + " is " + json_type_name(type) + " (" + std::string(token(v).substr(0, 40)) +
+                     "), not a string");
+      return false;
+    }
+    into = std::string(std::string_view(v.get_string()));
+    return true;
+  }
+
+  // A JSON integer that fits int64 (read from its text: 1.5, 3e2 and out-of-range values are
+  // not silently rounded or dropped).
+  bool integer(od::value& v, const std::string& what, int64_t& into) {
+    od::json_type type = v.type();
+    if (type != od::json_type::number) {
+      problem(v, what + " is " + json_type_name(type) + ", not an integer");
+      return false;
+    }
+    std::string_view t = token(v);
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), into);
+    if (ec == std::errc::result_out_of_range) {
+      problem(v, what + " " + std::string(t) + " does not fit a 64-bit integer");
+      return false;
+    }
+    if (ec != std::errc() || end != t.data() + t.size()) {
+      problem(v, what + " " + std::string(t) + " is not an integer");
+      return false;
+    }
+    return true;
+  }
+
+  // Dimensions: a list of integers; any bad item makes the shape unknown (never a lower rank).
+  void dims(od::value& v, const std::string& where, Tensor& t) {
+    if (v.type() != od::json_type::array) {
+      problem(v, where + " Dimensions is " + json_type_name(v.type()) + ", not a list");
+      return;
+    }
+    std::vector<int64_t> dims;
+    bool ok = true;
+    size_t k = 0;
+    for (auto item : v.get_array()) {
+      od::value d = item.value();
+      int64_t n = 0;
+      if (integer(d, where + " Dimensions[" + std::to_string(k++) + "]", n))
+        dims.push_back(n);
+      else
+        ok = false;
+    }
+    if (!ok) return;  // has_dims stays false: the size is unknown, not smaller
+    t.dims = std::move(dims);
+    t.has_dims = true;
+  }
+
+  void tactic(od::value& v, const std::string& where, Layer& layer) {
+    od::json_type type = v.type();
+    std::string_view text;
+    std::string s;
+    if (type == od::json_type::string) {
+      s = std::string(std::string_view(v.get_string()));
+      text = s;
+    } else if (type == od::json_type::number) {
+      text = token(v);
     } else {
-      layer.attributes[key] = value;
+      problem(v, where + " TacticValue is " + json_type_name(type) + ", not a tactic");
+      return;
+    }
+    layer.tactic = canonical_tactic(text);
+    if (!layer.tactic)
+      problem(
+          v, where + " TacticValue " + std::string(text.substr(0, 40)) + " is not a tactic number");
+  }
+
+  // ProfileInfo: [{MinShape, OptShape, MaxShape, Format}, ...]; the first profile's format.
+  void profile_info(od::value& v, const std::string& where, std::string& format) {
+    if (v.type() != od::json_type::array) {
+      problem(v, where + " ProfileInfo is " + json_type_name(v.type()) + ", not a list");
+      return;
+    }
+    bool first = true;
+    for (auto item : v.get_array()) {
+      od::value p = item.value();
+      if (!first || p.type() != od::json_type::object) {
+        first = false;
+        continue;
+      }
+      first = false;
+      for (auto field : p.get_object()) {
+        if (std::string_view(field.unescaped_key()) != "Format") continue;
+        od::value f = field.value();
+        string_field(f, where + " ProfileInfo Format", format);
+      }
     }
   }
-  return layer;
-}
 
-const ojson* find_layers(const ojson& root) {
-  if (root.is_array()) return &root;
-  if (!root.is_object()) return nullptr;
-  for (const char* key : {"Layers", "layers", "LayerInfo", "layerInfo"})
-    if (auto it = root.find(key); it != root.end() && it->is_array()) return &*it;
-  return nullptr;
-}
+  // A JSON value as nlohmann's, read directly (no second parse of its text). Nesting is bounded
+  // by the parser's depth limit.
+  ojson to_json(od::value v, std::string_view key) {
+    switch (v.type()) {
+      case od::json_type::object: {
+        ojson o = ojson::object();
+        auto& items = static_cast<ojson::object_t::Container&>(o.get_ref<ojson::object_t&>());
+        for (auto field : v.get_object()) {
+          std::string name(std::string_view(field.unescaped_key()));
+          items.emplace_back(std::move(name), to_json(field.value(), key));
+        }
+        return o;
+      }
+      case od::json_type::array: {
+        ojson a = ojson::array();
+        for (auto item : v.get_array()) a.push_back(to_json(item.value(), key));
+        return a;
+      }
+      case od::json_type::string:
+        return std::string(std::string_view(v.get_string()));
+      case od::json_type::boolean:
+        return bool(v.get_bool());
+      case od::json_type::null:
+        return nullptr;
+      case od::json_type::number:
+        break;
+    }
+    int64_t i = 0;
+    uint64_t u = 0;
+    double d = 0;
+    if (v.get_int64().get(i) == simdjson::SUCCESS) return i;
+    if (v.get_uint64().get(u) == simdjson::SUCCESS) return u;
+    if (v.get_double().get(d) == simdjson::SUCCESS) return d;
+    // A number no type holds (1E999999): kept as its text, and said.
+    const std::string text(token(v));
+    problem(
+        v, "'" + std::string(key) + "' = " + text.substr(0, 40) + " is out of range; kept as text");
+    return text;
+  }
+
+  // Any other key goes to Layer::attributes as the export wrote it.
+  void keep(Layer& layer, std::string_view key, od::value& v) {
+    ojson value = to_json(v, key);
+    // ordered_json finds a key by a linear search; a layer with 100k extra keys would take
+    // quadratic time, so past a few keys an index of this layer's keys is kept beside it.
+    auto& obj = layer.attributes.get_ref<ojson::object_t&>();
+    auto& items = static_cast<ojson::object_t::Container&>(obj);
+    std::string name(key);
+    if (obj.size() < kLinearKeys) {
+      if (auto it = obj.find(name); it != obj.end()) {
+        it->second = std::move(value);  // a repeated key: the last one wins
+        return;
+      }
+    } else {
+      if (key_index_.empty())
+        for (size_t i = 0; i < items.size(); ++i) key_index_.emplace(items[i].first, i);
+      auto [it, fresh] = key_index_.try_emplace(name, obj.size());
+      if (!fresh) {
+        items[it->second].second = std::move(value);
+        return;
+      }
+    }
+    items.emplace_back(std::move(name), std::move(value));
+  }
+
+  static constexpr size_t kLinearKeys = 64;
+  std::unordered_map<std::string, size_t> key_index_;  // of the layer being read
+
+  Assembler& out_;
+  const std::string& path_;
+  LineCounter lines_;
+  size_t problems_ = 0;
+};
 
 }  // namespace
 
-void ingest_layer_json(const std::string& text, Assembler& out, const std::string& path) {
-  JsonSanitizeResult clean = sanitize_json(text);
-  if (clean.too_deep) throw InputError(path, "JSON nested deeper than 512 levels");
-  ojson root;
+void ingest_layer_json(std::string& text, Assembler& out, const std::string& path) {
+  simdjson::padded_string_view json = prepare_json(text, out, path);
+  od::parser parser;
+  if (parser.allocate(json.length(), kJsonDepthLimit) != simdjson::SUCCESS) throw std::bad_alloc();
+  od::document doc;
+  std::vector<Binding> bindings;
+  bool listing = false, started = false;
   try {
-    root = ojson::parse(clean.text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ":" + std::to_string(line_of_offset(clean.text, e.byte)),
-                     "invalid JSON: " + std::string(e.what()).substr(std::string(e.what()).find(':') + 2));
-  } catch (const nlohmann::json::out_of_range& e) {
-    // A number no type holds ("number overflow parsing '1E999999'"): name the line it is on.
-    const std::string what = e.what();
-    const std::string message = what.substr(what.find(']') + 2);
-    const size_t q = message.find('\'');
-    const size_t at = q == std::string::npos
-                          ? std::string::npos
-                          : clean.text.find(message.substr(q + 1, message.rfind('\'') - q - 1));
-    throw InputError(
-        at == std::string::npos ? path : path + ":" + std::to_string(line_of_offset(clean.text, at)),
-        "invalid JSON: " + message);
-  }
-  const ojson* layers = find_layers(root);
-  if (!layers) throw InputError(path, "JSON without a \"Layers\" list");
-  if (clean.invalid_utf8)
-    out.diagnostic(Severity::Warning, {path, 0},
-                   std::to_string(clean.invalid_utf8) +
-                       " bytes that are not UTF-8 were replaced by U+FFFD");
-
-  out.begin_listing(ListingKind::LayerJson, {path, 1});
-  bool names_only = !layers->empty();
-  for (const auto& item : *layers) {
-    Layer layer;
-    if (item.is_string()) {
-      layer.name = item.get<std::string>();
-    } else if (item.is_object()) {
-      layer = layer_from_json(item);
-      names_only = false;
-    } else {
-      out.unrecognized({path, 0}, "layer entry is neither a name nor an object");
-      continue;
-    }
-    layer.source = {path, 0};
-    out.add_layer(std::move(layer));
-  }
-  if (names_only) out.set_names_only();
-  if (root.is_object()) {
-    if (auto it = root.find("Bindings"); it != root.end() && it->is_array()) {
-      for (const auto& b : *it) {
-        if (b.is_string()) out.add_binding(Binding{b.get<std::string>(), {}, {}});
-        else if (b.is_object()) out.add_binding(Binding{tensor_from_json(b).name, {}, tensor_from_json(b)});
-      }
-    }
-    if (auto it = root.find("I/O Tensors"); it != root.end() && it->is_array()) {
-      for (const auto& b : *it) {
-        if (!b.is_object()) continue;
-        Binding binding;
-        binding.tensor = tensor_from_json(b);
-        binding.name = binding.tensor.name;
-        if (auto m = b.find("IOMode"); m != b.end() && m->is_string())
-          binding.io_mode = m->get<std::string>();
-        if (auto p = b.find("ProfileInfo"); p != b.end() && p->is_array() && !p->empty()) {
-          const auto& first = (*p)[0];
-          if (auto f = first.find("Format"); f != first.end() && f->is_string())
-            binding.tensor.format = f->get<std::string>();
+    doc = parser.iterate(json);
+    started = true;
+    Reader reader(out, path, text);
+    auto read_layers = [&](od::array layers) {
+      out.begin_listing(ListingKind::LayerJson, {path, 1});
+      listing = true;
+      bool names_only = true;
+      size_t index = 0;
+      for (auto item : layers) {
+        od::value v = item.value();
+        const uint64_t line = reader.line_of(v);
+        Layer layer;
+        od::json_type type = v.type();
+        if (type == od::json_type::string) {
+          layer.name = std::string(std::string_view(v.get_string()));
+        } else if (type == od::json_type::object) {
+          layer = reader.layer(v, index);
+          names_only = false;
+        } else {
+          out.unrecognized({path, line}, "layer entry is neither a name nor an object");
+          ++index;
+          continue;
         }
-        out.add_binding(std::move(binding));
+        ++index;
+        layer.source = {path, line};
+        out.add_layer(std::move(layer));
+      }
+      if (names_only && index > 0) out.set_names_only();
+    };
+
+    if (doc.type() == od::json_type::array) {
+      read_layers(doc.get_array());
+    } else if (doc.type() == od::json_type::object) {
+      for (auto field : doc.get_object()) {
+        std::string_view key = field.unescaped_key();
+        od::value value = field.value();
+        const bool is_list = value.type() == od::json_type::array;
+        if ((key == "Layers" || key == "layers" || key == "LayerInfo" || key == "layerInfo") &&
+            is_list && !listing) {
+          read_layers(value.get_array());
+        } else if (key == "Bindings" && is_list) {
+          size_t k = 0;
+          for (auto b : value.get_array()) {
+            Tensor t = reader.tensor(b.value(), "Bindings[" + std::to_string(k++) + "]");
+            bindings.push_back(Binding{t.name, {}, t});
+          }
+        } else if (key == "I/O Tensors" && is_list) {
+          size_t k = 0;
+          for (auto b : value.get_array()) {
+            Binding binding;
+            std::string profile_format;
+            binding.tensor = reader.tensor(b.value(), "I/O Tensors[" + std::to_string(k++) + "]",
+                                           &binding.io_mode, &profile_format);
+            binding.name = binding.tensor.name;
+            if (!profile_format.empty()) binding.tensor.format = profile_format;
+            bindings.push_back(std::move(binding));
+          }
+        }
       }
     }
+    if (json_has_more(doc))
+      throw InputError(json_error_place(path, text, doc), "invalid JSON: text after the document");
+    reader.finish();
+  } catch (const simdjson::simdjson_error& e) {
+    if (e.error() == simdjson::DEPTH_ERROR)
+      throw InputError(path,
+                       "JSON nested deeper than " + std::to_string(kJsonDepthLimit) + " levels");
+    throw InputError(started ? json_error_place(path, text, doc) : path,
+                     std::string("invalid JSON: ") + simdjson::error_message(e.error()));
   }
+  if (!listing) throw InputError(path, "JSON without a \"Layers\" list");
+  for (auto& b : bindings) out.add_binding(std::move(b));
   out.end_listing();
 }
 

@@ -8,7 +8,8 @@
 
 namespace trtlens {
 
-// `text` is the whole file. Throws InputError when it is not a layer JSON document.
-void ingest_layer_json(const std::string& text, Assembler& out, const std::string& path);
+// `text` is the whole file; it is parsed in place (simdjson On-Demand, no DOM of the file) and
+// may be changed (sanitised, padded). Throws InputError when it is not a layer JSON document.
+void ingest_layer_json(std::string& text, Assembler& out, const std::string& path);
 
 }  // namespace trtlens

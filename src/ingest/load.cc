@@ -6,8 +6,8 @@
 #include "ingest/json_text.h"
 #include "ingest/layer_json.h"
 #include "ingest/onnx_model.h"
-#include "ingest/profile_json.h"  // issue 4
-#include "ingest/times_json.h"    // issue 4
+#include "ingest/profile_json.h"
+#include "ingest/times_json.h"
 #include "model/assembler.h"
 
 namespace trtlens {
@@ -37,8 +37,9 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       out.begin_input(path, to_string(kind), in->gzip());
       std::string text = in->read_all();
       ingest_layer_json(text, out, path);
-      note_cut_gzip(*in, out, path, count_lines(text));
-      out.end_input(count_lines(text));
+      const uint64_t lines = count_lines(text);
+      note_cut_gzip(*in, out, path, lines);
+      out.end_input(lines);
       return;
     }
     case InputKind::BuildLog: {
@@ -50,14 +51,20 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       return;
     }
     // profile-json, times-json (issue 4)
-    case InputKind::ProfileJson:
+    case InputKind::ProfileJson: {
+      out.begin_input(path, to_string(kind), in->gzip());
+      std::string text = in->read_all();
+      ingest_profile_json(text, out, path);
+      const uint64_t lines = count_lines(text);
+      note_cut_gzip(*in, out, path, lines);
+      out.end_input(lines);
+      return;
+    }
     case InputKind::TimesJson: {
       out.begin_input(path, to_string(kind), in->gzip());
-      LineReader lines(*in, limits.max_line_bytes);
-      if (kind == InputKind::ProfileJson) ingest_profile_json(lines, out, path);
-      else ingest_times_json(lines, out, path);
-      note_cut_gzip(*in, out, path, lines.lines());
-      out.end_input(lines.lines());
+      const uint64_t lines = ingest_times_json(*in, out, path);
+      note_cut_gzip(*in, out, path, lines);
+      out.end_input(lines);
       return;
     }
 

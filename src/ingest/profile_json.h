@@ -1,6 +1,7 @@
-// --exportProfile JSON (Profiler::exportJSONProfile), every version. trtexec writes the layer
-// names without JSON escaping and may write nan/inf, so the records are read by a tolerant
-// scanner anchored on the fixed `", "timeMs" : ` separator rather than by a JSON parser.
+// --exportProfile JSON (Profiler::exportJSONProfile), every version. Read as JSON when it is
+// valid JSON (re-saved by any tool); trtexec writes the layer names without JSON escaping and may
+// write nan/inf, so such files are read by a tolerant scanner anchored on the fixed
+// `", "timeMs" : ` separator.
 #pragma once
 
 #include <optional>
@@ -21,7 +22,9 @@ std::optional<ProfileRow> parse_profile_record(std::string_view line,
 // `{ "count" : N }` (possibly after `[` or `,`).
 std::optional<int64_t> parse_profile_count(std::string_view line);
 
-// Reads a whole profile file. Throws InputError when no record could be read.
-void ingest_profile_json(LineReader& lines, Assembler& out, const std::string& path);
+// Reads a whole profile file: as JSON first (any layout, escapes decoded), else, for trtexec's
+// unescaped names and nan, line by line with the scanner above. `text` gets padding capacity.
+// Throws InputError when no record could be read.
+void ingest_profile_json(std::string& text, Assembler& out, const std::string& path);
 
 }  // namespace trtlens

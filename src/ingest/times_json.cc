@@ -1,14 +1,17 @@
 #include "ingest/times_json.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <memory>
 
 namespace trtlens {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr size_t kBlock = size_t{1} << 20;
 
 // Field of TimeRecord for each key of every version (7.0 "In/Out", 8.0+ "H2d/D2h").
 double* field(TimeRecord& r, const std::string& key) {
@@ -42,24 +45,34 @@ std::string key_set(bool enq, bool h2d, bool end_to_end) {
   return enq ? "7.2" : "7.0";
 }
 
+// Reads the bytes as they come, in any layout (one record per line as trtexec writes them,
+// re-indented, or the whole array on one line), with LF, CRLF or CR line ends. Memory: the
+// records only (see TimingTrace::records), plus one record's text (at most 4 KiB).
 class RecordReader {
  public:
   RecordReader(Assembler& out, const std::string& path) : out_(out), path_(path) {
     trace_.source = path;
   }
 
-  // Feeds one line; records may span lines (a re-indented file).
-  void line(std::string_view text, uint64_t number) {
-    for (char c : text) {
+  void feed(const char* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+      const char c = p[i];
+      if (c == '\n' || c == '\r') {
+        if (!(c == '\n' && prev_cr_)) ++ends_;
+        prev_cr_ = c == '\r';
+        if (open_) rec_ += ' ';
+        continue;
+      }
+      prev_cr_ = false;
       if (!open_) {
         if (c == '{') {
           open_ = true;
-          start_ = number;
+          start_ = ends_ + 1;
           rec_.clear();
         } else if (c == ']') {
           closed_ = true;
-        } else if (c != '[' && c != ',' && c != ' ' && c != '\t' && c != '\r') {
-          if (!noted_junk_) out_.unrecognized({path_, number}, "text outside the times records");
+        } else if (c != '[' && c != ',' && c != ' ' && c != '\t') {
+          if (!noted_junk_) out_.unrecognized({path_, ends_ + 1}, "text outside the times records");
           noted_junk_ = true;
         }
         continue;
@@ -71,14 +84,17 @@ class RecordReader {
         rec_ += c;
       }
     }
-    if (open_) rec_ += ' ';
+    last_ = n ? p[n - 1] : last_;
   }
 
-  TimingTrace finish(uint64_t last_line) {
+  // Lines read: line ends, plus a last line without one.
+  uint64_t lines() const { return ends_ + (last_ != '\n' && last_ != '\r' && last_ != 0); }
+
+  TimingTrace finish() {
     if (open_ || !closed_) {
       trace_.truncated = true;
       out_.diagnostic(
-          Severity::Warning, {path_, last_line},
+          Severity::Warning, {path_, lines()},
           "times file ends without its closing ']' (truncated?); kept the " +
               std::to_string(trace_.records.size()) + " whole records" +
               (open_ ? ", dropped the partial one from line " + std::to_string(start_) : ""));
@@ -88,6 +104,11 @@ class RecordReader {
   }
 
  private:
+  static std::string_view skip_blanks(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    return s;
+  }
+
   void record() {
     TimeRecord r;
     for (double* f : {&r.start_enq, &r.end_enq, &r.start_in, &r.end_in, &r.start_compute,
@@ -102,15 +123,18 @@ class RecordReader {
       size_t q2 = s.find('"', q1 + 1);
       size_t colon = q2 == std::string_view::npos ? q2 : s.find(':', q2);
       if (colon == std::string_view::npos) break;
-      std::string key(s.substr(q1 + 1, q2 - q1 - 1));
-      std::string num(s.substr(colon + 1));
-      char* stop = nullptr;
-      double v = std::strtod(num.c_str(), &stop);
-      if (stop == num.c_str()) {
+      const std::string key(s.substr(q1 + 1, q2 - q1 - 1));
+      std::string_view num = skip_blanks(s.substr(colon + 1));
+      double v = 0;
+      auto [stop, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+      if (ec == std::errc::result_out_of_range) {
+        // from_chars leaves v alone on overflow; the value is beyond a double (1e999).
+        v = num.front() == '-' ? -HUGE_VAL : HUGE_VAL;
+      } else if (ec != std::errc()) {
         out_.unrecognized({path_, start_}, "times record key " + key + " has no number");
         return;
       }
-      s.remove_prefix(colon + 1 + size_t(stop - num.c_str()));
+      s = std::string_view(stop, size_t(num.data() + num.size() - stop));
       if (double* f = field(r, key)) {
         *f = v;
         ++fields;
@@ -138,18 +162,22 @@ class RecordReader {
   std::string rec_;
   bool open_ = false, closed_ = false, noted_junk_ = false, unknown_noted_ = false;
   bool saw_enq_ = false, saw_h2d_ = false, saw_e2e_ = false;
-  uint64_t start_ = 0;
+  bool prev_cr_ = false;
+  char last_ = 0;
+  uint64_t ends_ = 0;   // line ends seen
+  uint64_t start_ = 0;  // line the open record started on
 };
 
 }  // namespace
 
-void ingest_times_json(LineReader& lines, Assembler& out, const std::string& path) {
+uint64_t ingest_times_json(InputStream& in, Assembler& out, const std::string& path) {
   RecordReader reader(out, path);
-  Line line;
-  while (lines.next(line)) reader.line(line.text, line.number);
-  TimingTrace trace = reader.finish(lines.lines());
+  std::unique_ptr<char[]> buf(new char[kBlock]);
+  while (size_t n = in.read(buf.get(), kBlock)) reader.feed(buf.get(), n);
+  TimingTrace trace = reader.finish();
   if (trace.records.empty()) throw InputError(path, "no timing records ({ \"latencyMs\" : ... })");
   out.add_times(std::move(trace));
+  return reader.lines();
 }
 
 }  // namespace trtlens

@@ -126,6 +126,10 @@ struct Build {
   Latency latency;
 };
 
+// Builds and layers move, never copy, when their vectors grow.
+static_assert(std::is_nothrow_move_constructible_v<Layer> &&
+              std::is_nothrow_move_constructible_v<Build>);
+
 struct InputFile {
   std::string path;
   std::string kind;  // build-log, layer-json, profile-json, times-json, onnx, bundle

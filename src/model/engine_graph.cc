@@ -7,10 +7,35 @@
 
 namespace trtlens {
 
+EngineGraph::EngineGraph() : impl_(std::make_unique<EngineGraphImpl>()) {}
+EngineGraph::~EngineGraph() = default;
+
+EngineGraph::EngineGraph(const EngineGraph& other)
+    : layer_vertex(other.layer_vertex),
+      inputs(other.inputs),
+      outputs(other.outputs),
+      dangling_inputs(other.dangling_inputs),
+      impl_(std::make_unique<EngineGraphImpl>(other.g())) {}
+
+EngineGraph& EngineGraph::operator=(const EngineGraph& other) {
+  if (this != &other) *this = EngineGraph(other);
+  return *this;
+}
+
+const EngineGraphImpl& EngineGraph::g() const {
+  static const EngineGraphImpl empty;
+  return impl_ ? *impl_ : empty;
+}
+
+EngineGraphImpl& EngineGraph::g() {
+  if (!impl_) impl_ = std::make_unique<EngineGraphImpl>();
+  return *impl_;
+}
+
 EngineGraph build_engine_graph(const std::vector<Layer>& layers,
                                const std::vector<Binding>& bindings) {
   EngineGraph eg;
-  auto& g = eg.g;
+  auto& g = eg.g();
   eg.layer_vertex.reserve(layers.size());
   for (size_t i = 0; i < layers.size(); ++i) {
     eg.layer_vertex.push_back(boost::add_vertex(GraphVertex{VertexKind::Layer, int(i), {}}, g));

@@ -2,7 +2,9 @@
 // producer to consumer (a tensor read by three layers is three edges).
 #pragma once
 
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
@@ -29,8 +31,20 @@ struct GraphEdge {
 using EngineGraphImpl = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
                                               GraphVertex, GraphEdge>;
 
+// Boost's adjacency_list has no move constructor (a "move" copies every vertex and edge), so
+// the graph lives behind a pointer: builds and captures move in O(1) and never throw doing so.
 struct EngineGraph {
-  EngineGraphImpl g;
+  EngineGraph();
+  EngineGraph(const EngineGraph& other);
+  EngineGraph& operator=(const EngineGraph& other);
+  EngineGraph(EngineGraph&&) noexcept = default;
+  EngineGraph& operator=(EngineGraph&&) noexcept = default;
+  ~EngineGraph();
+
+  // A moved-from graph reads as empty.
+  const EngineGraphImpl& g() const;
+  EngineGraphImpl& g();
+
   std::vector<EngineGraphImpl::vertex_descriptor> layer_vertex;  // by layer index
   std::vector<std::string> inputs;   // graph input tensor names, in first-use order
   std::vector<std::string> outputs;  // graph output tensor names
@@ -38,7 +52,12 @@ struct EngineGraph {
   // Tensors consumed but produced by no layer and not a known binding (names-only
   // listings have none; TRT's constants and shape tensors also show up here).
   int dangling_inputs = 0;
+
+ private:
+  std::unique_ptr<EngineGraphImpl> impl_;
 };
+static_assert(std::is_nothrow_move_constructible_v<EngineGraph> &&
+              std::is_nothrow_move_assignable_v<EngineGraph>);
 
 // Wires producers to consumers by tensor name. Bindings, where known, decide which dangling
 // tensors are graph inputs/outputs; without them, unproduced inputs and unconsumed outputs are.

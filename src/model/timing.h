@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -77,7 +78,9 @@ struct TimingTrace {
   std::string source;
   std::string key_set;  // "7.0", "7.2", "8.0-8.2", "8.4+"
   bool truncated = false;
-  std::vector<TimeRecord> records;
+  // A deque: 5M records grow without a reallocation copying them (104 B each plus the deque's
+  // block overhead, about 128 B per record in all).
+  std::deque<TimeRecord> records;
   // Statistics (analysis).
   Stats latency, compute;
   double walltime_ms = 0, throughput_qps = 0;

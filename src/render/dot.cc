@@ -180,7 +180,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
         "--color-by: expected type, precision, time, memory or diff, not '" + o.color_by + "'");
   if (o.layout != "auto" && o.layout != "dot" && o.layout != "sfdp")
     throw std::invalid_argument("--layout: expected auto, dot or sfdp, not '" + o.layout + "'");
-  const EngineGraphImpl& g = b.graph.g;
+  const EngineGraphImpl& g = b.graph.g();
   const size_t nv = boost::num_vertices(g);
   DotGraph out;
 

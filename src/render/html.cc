@@ -322,7 +322,7 @@ void write_environment_section(const Capture& c, std::ostream& os) {
 void write_graph(const Build& b, ReportOptions& o, const std::string& id, std::ostream& os) {
   if (!o.graph) return;
   os << "<section id=\"" << id << "\"><h2>Graph</h2>\n";
-  size_t nv = boost::num_vertices(b.graph.g);
+  size_t nv = boost::num_vertices(b.graph.g());
   if (nv > o.graph_max_nodes) {
     std::string n = "graph of " + std::to_string(nv) + " nodes not drawn (limit " +
                     std::to_string(o.graph_max_nodes) + "): use trtlens dot --focus REGEX";

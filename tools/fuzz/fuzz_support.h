@@ -32,19 +32,32 @@ class MemFile {
   std::string path_;
 };
 
-// Fuzz bytes, read as lines, through a line-based ingester: `ingest(LineReader&, Assembler&,
-// path)`. Input errors are expected outcomes; anything else is a finding.
+// Fuzz bytes as a whole text through `ingest(std::string&, Assembler&, path)`.
 template <class Ingest>
-int ingest_lines(const uint8_t* data, size_t size, const char* kind, Ingest ingest) {
+int ingest_text(const uint8_t* data, size_t size, const char* kind, Ingest ingest) {
+  std::string text(reinterpret_cast<const char*>(data), size);
+  Capture c;
+  Assembler out(c);
+  out.begin_input("fuzz.json", kind, false);
+  try {
+    ingest(text, out, "fuzz.json");
+  } catch (const InputError&) {
+  }
+  out.end_input(0);
+  out.finish();
+  return 0;
+}
+
+// Fuzz bytes as a stream through `ingest(InputStream&, Assembler&, path)`.
+template <class Ingest>
+int ingest_stream(const uint8_t* data, size_t size, const char* kind, Ingest ingest) {
   MemFile f(data, size);
   Capture c;
   Assembler out(c);
   try {
     auto in = InputStream::open(f.path());
-    LineReader lines(*in, size_t{1} << 20);
     out.begin_input("fuzz.json", kind, false);
-    ingest(lines, out, "fuzz.json");
-    out.end_input(lines.lines());
+    out.end_input(ingest(*in, out, "fuzz.json"));
   } catch (const InputError&) {
   }
   out.finish();

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace trtlens {
 namespace {
 
@@ -47,6 +51,37 @@ uint64_t head_word(std::string_view s) {
   return w;
 }
 
+struct LineScan {
+  const char* eol;  // the '\n' or '\r' ending the line, or the end of the bytes
+  bool esc;         // an ESC before it
+};
+
+// One pass over a line finds its end (LF or CR) and whether it holds an ESC, so each byte of a
+// block is read once here instead of once per question (two whole-block memchr calls for CR and
+// ESC, then one per line for LF). No libc call looks for three bytes at once.
+LineScan scan_line(const char* p, const char* end) {
+  bool esc = false;
+#ifdef __SSE2__
+  const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), es = _mm_set1_epi8('\x1b');
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const unsigned e =
+        unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, cr))));
+    const unsigned x = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(v, es)));
+    if (e) {
+      const unsigned first = unsigned(__builtin_ctz(e));
+      return {p + first, esc || (x & ((1u << first) - 1)) != 0};
+    }
+    esc = esc || x != 0;
+  }
+#endif
+  for (; p < end; ++p) {
+    if (*p == '\n' || *p == '\r') return {p, esc};
+    esc = esc || *p == '\x1b';
+  }
+  return {end, esc};
+}
+
 }  // namespace
 
 LogScreen::LogScreen(const Grammar& grammar,
@@ -85,6 +120,11 @@ LogScreen::LogScreen(const Grammar& grammar,
       }
     }
   }
+  for (const auto& lit : literals_)
+    if (!lit.empty() && literal_firsts_.find(lit[0]) == std::string::npos) literal_firsts_ += lit[0];
+  one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
+                       std::none_of(literals_.begin(), literals_.end(),
+                                    [](const std::string& l) { return l.empty(); });
 }
 
 // Strips log prefixes (grammar/prefix.re2) from the front of the message, repeatedly.
@@ -151,7 +191,50 @@ int LogScreen::match(const LogLine& line, const Holds& holds) const {
   return hit;
 }
 
+uint64_t LogScreen::literals_in(std::string_view m) const {
+  uint64_t found = 0;
+  const char* const base = m.data();
+  const size_t n = m.size();
+  auto check = [&](size_t i) {
+    for (size_t k = 0; k < literals_.size(); ++k) {
+      const std::string& lit = literals_[k];
+      if (lit[0] == base[i] && n - i >= lit.size() &&
+          std::memcmp(base + i, lit.data(), lit.size()) == 0)
+        found |= uint64_t{1} << k;
+    }
+  };
+  size_t i = 0;
+#ifdef __SSE2__
+  const size_t nf = literal_firsts_.size();
+  if (nf > 0) {
+    __m128i firsts[4];
+    for (size_t j = 0; j < nf; ++j) firsts[j] = _mm_set1_epi8(literal_firsts_[j]);
+    for (; i + 16 <= n; i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + i));
+      __m128i any = _mm_cmpeq_epi8(v, firsts[0]);
+      for (size_t j = 1; j < nf; ++j) any = _mm_or_si128(any, _mm_cmpeq_epi8(v, firsts[j]));
+      for (unsigned bits = unsigned(_mm_movemask_epi8(any)); bits; bits &= bits - 1)
+        check(i + unsigned(__builtin_ctz(bits)));
+    }
+  }
+#endif
+  for (; i < n; ++i)
+    if (literal_firsts_.find(base[i]) != std::string::npos) check(i);
+  return found;
+}
+
 int LogScreen::match(const LogLine& line) const {
+  if (one_pass_literals_) {
+    uint64_t mask = 0;
+    bool scanned = false;
+    return match(line, [&](uint32_t k) {
+      if (!scanned) {
+        mask = literals_in(line.message);
+        scanned = true;
+      }
+      return ((mask >> k) & 1) != 0;
+    });
+  }
   return match(line, [&](uint32_t k) {
     return line.message.find(literals_[k]) != std::string_view::npos;
   });
@@ -159,21 +242,40 @@ int LogScreen::match(const LogLine& line) const {
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   const std::string_view bytes = b.bytes;
-  b.has_cr = std::memchr(bytes.data(), '\r', bytes.size()) != nullptr;
-  b.has_esc = std::memchr(bytes.data(), '\x1b', bytes.size()) != nullptr;
+  const char* const data = bytes.data();
+  const size_t size = bytes.size();
+  b.has_cr = b.has_esc = false;
   b.lines = b.recognized = 0;
   b.hits.clear();
   b.truncated.clear();
 
+  // The lines as block_line() splits them when has_cr is set: a block with any CR has CR line
+  // ends, so splitting at every CR here is the same split.
   std::string scratch;
-  BlockLine raw;
-  for (size_t pos = 0; block_line(bytes, pos, b.has_cr, max_line, raw); pos = raw.next) {
+  for (size_t pos = 0; pos < size;) {
+    const char* start = data + pos;
+    const LineScan scan = scan_line(start, data + size);
+    const size_t stop = size_t(scan.eol - start);
+    size_t next = pos + stop;
+    if (next < size) {
+      ++next;
+      if (*scan.eol == '\r') {
+        b.has_cr = true;
+        if (next < size && data[next] == '\n') ++next;
+      }
+    }
+    b.has_esc = b.has_esc || scan.esc;
     const uint32_t index = uint32_t(b.lines++);
-    if (raw.truncated) b.truncated.push_back(index);
-    LogLine l = line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text, 0);
+    std::string_view text(start, stop);
+    if (stop > max_line) {
+      b.truncated.push_back(index);
+      text = text.substr(0, max_line);
+    }
+    LogLine l = line(scan.esc ? strip_ansi(text, scratch) : text, 0);
     int hit = match(l);
     if (hit >= 0) b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
     if (hit >= 0 || l.prefixed) ++b.recognized;
+    pos = next;
   }
 }
 

@@ -84,6 +84,11 @@ class LogScreen {
   std::array<std::vector<Candidate>, 256> by_first_{};
   std::vector<Candidate> always_;
   std::vector<std::string> literals_;  // every "# contains:" literal once
+  // Which literals_ a message holds, as bits, found in one pass over it (instead of one search
+  // per literal) when they are at most 64 with at most 4 distinct first bytes.
+  uint64_t literals_in(std::string_view m) const;
+  bool one_pass_literals_ = false;
+  std::string literal_firsts_;  // distinct first bytes of literals_
 };
 
 }  // namespace trtlens

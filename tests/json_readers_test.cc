@@ -1,0 +1,284 @@
+// The JSON readers (layer, profile, times): any valid JSON layout reads the same, escapes are
+// decoded, numbers and types that do not fit are diagnosed by field and layer, and TRT 11's
+// inspector layouts each have a fixture. Expected values come from nlohmann's independent parse
+// of the same files, or from reading the fixtures by eye.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace trtlens {
+namespace {
+
+namespace fs = std::filesystem;
+using test::fixture;
+using test::load;
+using test::read_file;
+using Ints = std::vector<int64_t>;
+
+class JsonReaders : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("trtlens_json_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::string p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  fs::path dir_;
+};
+
+bool has_diagnostic(const Capture& c, const std::string& part) {
+  for (const auto& d : c.diagnostics)
+    if (d.message.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string diagnostics(const Capture& c) {
+  std::string all;
+  for (const auto& d : c.diagnostics)
+    all += d.where.path + ":" + std::to_string(d.where.line) + ": " + d.message + "\n";
+  return all;
+}
+
+// --- layer JSON -------------------------------------------------------------------------
+
+TEST_F(JsonReaders, LayerJsonAnyLayoutReadsTheSame) {
+  TRTLENS_REQUIRE_SHARED();
+  const std::string real =
+      test::shared_dir() + "/corpus/trex/tests/inputs/mobilenet.qat.onnx.engine.graph.json";
+  const auto doc = nlohmann::ordered_json::parse(read_file(real));
+  const auto& layers = doc.at("Layers");
+  const std::string compact = write("compact.json", doc.dump());
+  const std::string indented = write("indented.json", doc.dump(4));
+  for (const std::string& path : {real, compact, indented}) {
+    SCOPED_TRACE(path);
+    Capture c = load({path});
+    ASSERT_EQ(c.builds.size(), 1u);
+    const Build& b = c.builds[0];
+    ASSERT_EQ(b.layers.size(), layers.size());
+    for (size_t i = 0; i < layers.size(); ++i) {
+      EXPECT_EQ(b.layers[i].name, layers[i].at("Name").get<std::string>());
+      EXPECT_EQ(b.layers[i].inputs.size(), layers[i].at("Inputs").size());
+      if (!layers[i].at("Inputs").empty())
+        EXPECT_EQ(b.layers[i].inputs[0].dims,
+                  layers[i].at("Inputs")[0].at("Dimensions").get<Ints>());
+    }
+    // Keys the model does not name stay in attributes, in the export's order.
+    size_t with_weights = 0;
+    for (size_t i = 0; i < layers.size(); ++i)
+      if (layers[i].contains("Weights")) {
+        ++with_weights;
+        EXPECT_EQ(b.layers[i].attributes.at("Weights"), layers[i].at("Weights"));
+      }
+    EXPECT_GT(with_weights, 0u);
+  }
+}
+
+TEST_F(JsonReaders, LayerJsonEscapesAreDecoded) {
+  const std::string p = write("escapes.json", R"({"Layers": [
+{"Name": "a\"b\\c\td\u001be\u00e9", "LayerType": "Reformat", "Inputs": [], "Outputs": []}]})");
+  Capture c = load({p});
+  ASSERT_EQ(c.builds.at(0).layers.size(), 1u);
+  EXPECT_EQ(c.builds[0].layers[0].name,
+            "a\"b\\c\td\x1b"
+            "e\xc3\xa9");
+}
+
+TEST_F(JsonReaders, LayerJsonDimsThatDoNotFitAreDiagnosedNotDropped) {
+  for (const char* dim : {"18446744073709551617", "-9223372036854775809", "1.5", "3e2"}) {
+    SCOPED_TRACE(dim);
+    const std::string p =
+        write("dims.json", std::string(R"({"Layers": [
+{"Name": "conv", "LayerType": "CaskConvolution",
+ "Inputs": [{"Name": "x", "Dimensions": [1, )") +
+                               dim + R"(, 224, 224], "Format/Datatype": "Row major linear FP32"}],
+ "Outputs": [{"Name": "y", "Dimensions": [1, 8, 224, 224], "Format/Datatype": "Row major linear FP32"}]}]})");
+    Capture c = load({p});
+    const Tensor& x = c.builds.at(0).layers.at(0).inputs.at(0);
+    EXPECT_FALSE(x.has_dims);  // unknown, not rank 3
+    EXPECT_TRUE(x.dims.empty());
+    EXPECT_TRUE(has_diagnostic(c, std::string("layer 0 Inputs[0] Dimensions[1] ") + dim))
+        << diagnostics(c);
+    // Its line is the one the number is on.
+    bool on_line_3 = false;
+    for (const auto& d : c.diagnostics) on_line_3 |= d.where.line == 3;
+    EXPECT_TRUE(on_line_3) << diagnostics(c);
+    // The other tensor is untouched.
+    EXPECT_EQ(c.builds[0].layers[0].outputs.at(0).dims, (Ints{1, 8, 224, 224}));
+  }
+}
+
+TEST_F(JsonReaders, LayerJsonWronglyTypedFieldsAreDiagnosed) {
+  const std::string p = write("types.json", R"({"Layers": [
+{"Name": 7, "LayerType": "Reformat", "Inputs": [{"Name": "x", "Dimensions": "x"}], "Outputs": "y"},
+{"Name": "ok", "LayerType": ["x"], "Inputs": [], "Outputs": [], "StreamId": "s"}]})");
+  Capture c = load({p});
+  const Build& b = c.builds.at(0);
+  ASSERT_EQ(b.layers.size(), 2u);
+  EXPECT_TRUE(has_diagnostic(c, "layer 0 Name is a number (7), not a string")) << diagnostics(c);
+  EXPECT_TRUE(has_diagnostic(c, "layer 0 Inputs[0] Dimensions is a string, not a list"));
+  EXPECT_TRUE(has_diagnostic(c, "layer 0 Outputs is a string, not a list"));
+  EXPECT_TRUE(has_diagnostic(c, "layer 1 LayerType is an array"));
+  EXPECT_TRUE(has_diagnostic(c, "layer 1 StreamId is a string, not an integer"));
+  // The value is not lost: it is kept with the other keys.
+  EXPECT_EQ(b.layers[0].attributes.at("Name"), 7);
+  EXPECT_FALSE(b.layers[0].inputs.at(0).has_dims);
+  EXPECT_EQ(b.layers[1].name, "ok");
+}
+
+TEST_F(JsonReaders, LayerJsonOneLayerWithManyKeysKeepsThemAll) {
+  std::string text = R"({"Layers": [{"Name": "big", "LayerType": "Reformat")";
+  const int keys = 20000;
+  for (int i = 0; i < keys; ++i) text += ", \"k" + std::to_string(i) + "\": " + std::to_string(i);
+  text += "}]}";
+  Capture c = load({write("keys.json", text)});
+  const Layer& l = c.builds.at(0).layers.at(0);
+  ASSERT_EQ(l.attributes.size(), size_t(keys));
+  EXPECT_EQ(l.attributes.at("k19999"), 19999);
+  EXPECT_EQ(l.attributes.begin().key(), "k0");  // export order
+}
+
+TEST_F(JsonReaders, LayerJsonInvalidJsonNamesTheLine) {
+  const std::string p = write("bad.json", "{\"Layers\": [\n{\"Name\": \"a\"},\n{\"Name\": }\n]}\n");
+  test::RunResult r = test::run_trtlens("summary " + test::shell_quote(p));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("trtlens: " + p + ":3: invalid JSON: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+// TRT 11 inspector layouts: one fixture per way a tensor states its format and data type.
+TEST_F(JsonReaders, Trt11CombinedFormatWithStrides) {
+  Capture c = load({fixture("core/trt11_combined_strides.json")});
+  const Build& b = c.builds.at(0);
+  const Layer& conv = b.layers.at(0);
+  EXPECT_EQ(conv.inputs.at(0).dtype, "FP16");
+  EXPECT_EQ(conv.inputs[0].vector_width, 8);
+  EXPECT_EQ(conv.inputs[0].dims, (Ints{1, 16, 32, 32}));
+  EXPECT_EQ(conv.outputs.at(0).dtype, "FP32");
+  EXPECT_EQ(conv.tactic, "0x000000000000001f");
+  EXPECT_EQ(conv.stream_id, 0);
+  EXPECT_EQ(conv.attributes.size(), 0u);  // every key was understood
+  ASSERT_EQ(b.bindings.size(), 2u);
+  EXPECT_EQ(b.bindings[0].io_mode, "Input");
+  EXPECT_EQ(b.bindings[0].tensor.dtype, "FP16");
+  EXPECT_EQ(b.bindings[0].tensor.format,
+            "Channel major FP16 format where channel % 8 == 0 (kHWC8)");
+  EXPECT_EQ(b.bindings[1].tensor.format, "Row major linear FP32 format (kLINEAR)");
+  EXPECT_EQ(b.graph.inputs, (std::vector<std::string>{"x"}));
+  EXPECT_EQ(b.graph.outputs, (std::vector<std::string>{"y"}));
+}
+
+TEST_F(JsonReaders, Trt11FormatWithSeparateDatatype) {
+  Capture c = load({fixture("core/trt11_format_datatype_split.json")});
+  const Build& b = c.builds.at(0);
+  const Layer& fc = b.layers.at(0);
+  EXPECT_EQ(fc.inputs.at(0).dtype, "INT8");
+  EXPECT_EQ(fc.inputs[0].format, "Row major linear INT8 format (kLINEAR)");
+  EXPECT_EQ(fc.outputs.at(0).dtype, "FP16");
+  EXPECT_EQ(fc.outputs[0].dims, (Ints{4, 128}));
+  EXPECT_EQ(fc.stream_id, 1);
+  EXPECT_EQ(fc.tactic_name, "sm89_xmma_gemm_i8f16_tn");
+  ASSERT_EQ(b.bindings.size(), 2u);
+  EXPECT_EQ(b.bindings[0].tensor.dtype, "INT8");
+  EXPECT_EQ(b.bindings[0].tensor.dims, (Ints{4, 256}));
+  EXPECT_EQ(b.bindings[1].io_mode, "Output");
+}
+
+TEST_F(JsonReaders, Trt11BareDtypeWord) {
+  Capture c = load({fixture("core/trt11_bare_dtype.json")});
+  const Layer& relu = c.builds.at(0).layers.at(0);
+  EXPECT_EQ(relu.inputs.at(0).dtype, "FP16");
+  EXPECT_TRUE(relu.inputs[0].dtype_known);
+  EXPECT_EQ(relu.outputs.at(0).dtype, "BF16");
+  EXPECT_EQ(c.builds[0].bindings.at(1).tensor.dtype, "BF16");
+}
+
+// --- profile JSON -----------------------------------------------------------------------
+
+TEST_F(JsonReaders, ProfileJsonAnyLayoutReadsTheSame) {
+  TRTLENS_REQUIRE_SHARED();
+  const std::string real =
+      test::shared_dir() + "/corpus/trex/tests/inputs/mobilenet.qat.onnx.engine.profile.json";
+  const auto doc = nlohmann::ordered_json::parse(read_file(real));
+  std::string crlf = doc.dump(2);
+  for (size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2))
+    crlf.replace(at, 1, "\r\n");
+  for (const std::string& path : {real, write("compact.json", doc.dump()),
+                                  write("indented.json", doc.dump(4)), write("crlf.json", crlf)}) {
+    SCOPED_TRACE(path);
+    Capture c = load({path});
+    ASSERT_EQ(c.builds.size(), 1u);
+    const BuildProfile& p = c.builds[0].profile;
+    ASSERT_EQ(p.rows.size() + 1, doc.size());  // the first entry is the count
+    EXPECT_EQ(p.count, doc[0].at("count").get<int64_t>());
+    for (size_t i = 0; i < p.rows.size(); ++i) {
+      EXPECT_EQ(p.rows[i].name, doc[i + 1].at("name").get<std::string>());
+      EXPECT_DOUBLE_EQ(*p.rows[i].average_ms, doc[i + 1].at("averageMs").get<double>());
+    }
+  }
+}
+
+TEST_F(JsonReaders, ProfileJsonEscapedNamesJoinTheirLayers) {
+  const std::string layers = write("layers.json", R"({"Layers": [
+{"Name": "say \"hi\"", "LayerType": "Reformat", "Inputs": [], "Outputs": []},
+{"Name": "back\\slash\ttab\u001b", "LayerType": "Reformat", "Inputs": [], "Outputs": []}]})");
+  const std::string profile = write("profile.json", R"([{"count": 10},
+{"name": "say \"hi\"", "timeMs": 1.0, "averageMs": 0.1, "medianMs": 0.1, "percentage": 25},
+{"name": "back\\slash\ttab\u001b", "timeMs": 3.0, "averageMs": 0.3, "medianMs": 0.3, "percentage": 75}])");
+  Capture c = load({layers, profile});
+  ASSERT_EQ(c.builds.size(), 1u);
+  const BuildProfile& p = c.builds[0].profile;
+  ASSERT_EQ(p.rows.size(), 2u);
+  EXPECT_EQ(p.rows[0].name, "say \"hi\"");
+  EXPECT_EQ(p.rows[1].name, "back\\slash\ttab\x1b");
+  EXPECT_EQ(p.rows[1].line, 3u);
+  EXPECT_EQ(p.count, 10);
+}
+
+TEST_F(JsonReaders, ProfileJsonTrtexecUnescapedNamesStillRead) {
+  // trtexec's own output (unescaped quote, nan): not JSON, read by the tolerant scanner.
+  Capture c = load({fixture("time/profile_quote_nan.json")});
+  ASSERT_EQ(c.builds.size(), 1u);
+  EXPECT_FALSE(c.builds[0].profile.rows.empty());
+}
+
+// --- times JSON -------------------------------------------------------------------------
+
+TEST_F(JsonReaders, TimesJsonAnyLayoutAndLineEnds) {
+  const std::string text = read_file(fixture("time/times_84.json"));
+  const auto doc = nlohmann::json::parse(text);
+  std::string cr_only = text;
+  for (char& ch : cr_only)
+    if (ch == '\n') ch = '\r';
+  for (const std::string& path : {fixture("time/times_84.json"), write("compact.json", doc.dump()),
+                                  write("indented.json", doc.dump(4)), write("cr.json", cr_only)}) {
+    SCOPED_TRACE(path);
+    Capture c = load({path});
+    ASSERT_EQ(c.runs.size(), 1u);
+    ASSERT_TRUE(c.runs[0].times) << diagnostics(c);
+    const TimingTrace& t = *c.runs[0].times;
+    ASSERT_EQ(t.records.size(), doc.size());
+    EXPECT_EQ(t.key_set, "8.4+");
+    for (size_t i = 0; i < doc.size(); ++i) {
+      EXPECT_DOUBLE_EQ(t.records[i].latency_ms, doc[i].at("latencyMs").get<double>());
+      EXPECT_DOUBLE_EQ(t.records[i].start_enq, doc[i].at("startEnqMs").get<double>());
+    }
+    if (path.find("compact") == std::string::npos && path.find("indented") == std::string::npos)
+      EXPECT_EQ(c.inputs.at(0).lines, uint64_t(std::count(text.begin(), text.end(), '\n')));
+    EXPECT_FALSE(has_diagnostic(c, "truncated")) << diagnostics(c);
+  }
+}
+
+}  // namespace
+}  // namespace trtlens
