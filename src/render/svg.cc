@@ -56,11 +56,11 @@ std::string graphviz_render(const std::string& dot, const std::string& format,
   if (gvLayout(gvc, g.get(), engine.c_str()) != 0)
     throw GraphvizError("Graphviz layout '" + engine + "' failed: " + last_graphviz_error());
   if (raster) {
-    // bb is in points (1/72 in); Graphviz adds a 4 pt margin on each side.
-    double llx = 0, lly = 0, urx = 0, ury = 0;
-    const char* bb = agget(g.get(), const_cast<char*>("bb"));
-    if (bb && std::sscanf(bb, "%lf,%lf,%lf,%lf", &llx, &lly, &urx, &ury) == 4) {
-      double w = (urx - llx + 8) * bitmap.dpi / 72, h = (ury - lly + 8) * bitmap.dpi / 72;
+    // The bounding box is in points (1/72 in); Graphviz adds a 4 pt margin on each side.
+    boxf bb = GD_bb(g.get());
+    {
+      double w = (bb.UR.x - bb.LL.x + 8) * bitmap.dpi / 72,
+             h = (bb.UR.y - bb.LL.y + 8) * bitmap.dpi / 72;
       if (w > bitmap.max_side_px || h > bitmap.max_side_px || w * h > bitmap.max_pixels) {
         gvFreeLayout(gvc, g.get());
         char msg[160];
