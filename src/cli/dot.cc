@@ -58,7 +58,7 @@ void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>
   cmd->add_option("--expand", d.expand,
                   "Draw the layers of collapsed groups whose name matches this regex (RE2); "
                   "repeatable")
-      ->take_all();
+      ->allow_extra_args(false);  // one regex per --expand, never the inputs after it
   cmd->add_option("--layout", d.layout,
                   "auto or dot (layered, top-down), sfdp (force layout, no order)")
       ->check(CLI::IsMember({"auto", "dot", "sfdp"}))

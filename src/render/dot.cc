@@ -36,7 +36,9 @@ std::string dot_text(std::string_view s) {
 // Text inside a Graphviz HTML-like label (the legend): entities for markup, and control bytes,
 // which Graphviz's XML parser rejects, as '?'.
 std::string legend_text(std::string_view s) {
-  std::string clean(s.substr(0, std::min<size_t>(s.size(), 40)));
+  size_t cut = std::min<size_t>(s.size(), 40);
+  while (cut < s.size() && cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+  std::string clean(s.substr(0, cut));
   for (char& c : clean)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   return escape_html(clean);
@@ -239,9 +241,11 @@ std::vector<Group> make_groups(const Build& b, const std::vector<char>& layer_dr
       depth = d;
       break;
     }
-  // Unnamed runs are cut into about max_groups / 2 boxes; a named run is cut only when it holds
-  // more than a twentieth of the engine (one scope around everything says nothing).
-  size_t unnamed_share = std::max<size_t>(1, (n + max_groups / 2 - 1) / (max_groups / 2));
+  // Unnamed runs are cut into about 200 boxes (fewer when max_groups is small); a named run is cut
+  // only when it holds more than a twentieth of the engine (one scope around everything says
+  // nothing).
+  const size_t unnamed_boxes = std::min<size_t>(200, max_groups / 2);
+  size_t unnamed_share = std::max<size_t>(1, (n + unnamed_boxes - 1) / unnamed_boxes);
   size_t named_share = std::max(unnamed_share, (n + 19) / 20);
   std::vector<Group> groups;
   size_t k = 0;

@@ -13,8 +13,8 @@ const char* kViewStyle = R"(
 .gv-bar button{padding:1px 8px}.gv-bar input{width:260px;padding:2px}
 .gv{height:80vh;border:1px solid #ccc;background:#fff;overflow:hidden;cursor:grab;touch-action:none}
 .gv svg{width:100%;height:100%;display:block}
-.gv g.node.gv-hit>a>path,.gv g.node.gv-hit>a>polygon{stroke:#e00000;stroke-width:4px}
-.gv g.node.gv-sel>a>path,.gv g.node.gv-sel>a>polygon{stroke:#0050ff;stroke-width:5px}
+.gv g.node.gv-hit path,.gv g.node.gv-hit polygon{stroke:#e00000;stroke-width:4px}
+.gv g.node.gv-sel path,.gv g.node.gv-sel polygon{stroke:#0050ff;stroke-width:5px}
 .gv-info{font-size:12px;white-space:pre-wrap;background:#f4f6f8;padding:4px 8px;margin:4px 0;max-height:10em;overflow:auto}
 tr.gv-row td{background:#dde8ff}
 )";
@@ -81,7 +81,7 @@ std::string graph_view_html(const Build& b, const DotOptions& dot_options, const
     os << "<p class=\"note\">" << escape_html(n) << "</p>\n";
   };
   DotOptions d = dot_options;
-  d.id_prefix = id + "-";
+  d.id_prefix = id + "_";  // Graphviz writes '-' in ids as &#45;
   std::string svg;
   try {
     DotGraph g = engine_dot(b, d);

@@ -52,7 +52,7 @@
       q.value = one ? one.cells[1].textContent : '';
       q.dispatchEvent(new Event('input'));
       r.search_hits = view.querySelectorAll('g.node.gv-hit').length;
-      var node = view.querySelector('g.node[id="graph-L1"]');
+      var node = view.querySelector('g.node[id="graph_L1"]');
       if (node) node.dispatchEvent(new MouseEvent('click', {bubbles: true}));
       var row = t.querySelector('tr.gv-row');
       r.clicked_row = row ? row.cells[0].textContent : null;
