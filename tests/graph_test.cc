@@ -1,10 +1,14 @@
 // Engine graphs at any size: bounded layouts that read top-down, collapsed overviews of large
 // engines, legends, bitmap limits and the error cases of `trtlens dot`.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "render/dot.h"
@@ -35,7 +39,7 @@ Layer layer(const std::string& name, const std::string& type, std::vector<std::s
 }
 
 // A decoder-only transformer as TensorRT lists it: the mask and the RoPE cos/sin tables are
-// read by every block (the shape that made dot run for minutes), 14 layers a block.
+// read by every block (the shape that made dot run for minutes), 15 layers a block.
 Build transformer(size_t n_layers) {
   Build b;
   b.final = true;
@@ -108,10 +112,11 @@ void expect_top_down(const Plain& p, size_t min_edges) {
 TEST(GraphLayout, TransformerHubsAreStubsAndTheDrawingReadsTopDown) {
   Build b = transformer(300);
   DotGraph g = engine_dot(b);
-  // mask: 21 fmha readers + block 0's ln1 and add; cos and sin: 2 readers a block -> stubs.
-  EXPECT_NE(g.dot.find("mask -> 23 readers"), std::string::npos);
-  EXPECT_NE(g.dot.find("cos -> 42 readers"), std::string::npos);
-  EXPECT_NE(g.dot.find("sin -> 42 readers"), std::string::npos);
+  // 3 + 19 blocks of 15 + 12 layers of block 19 (up to its fmha): mask read by 20 fmha layers
+  // and block 0's ln1 and add; cos and sin by 2 rope layers a block -> stubs.
+  EXPECT_NE(g.dot.find("mask -> 22 readers"), std::string::npos);
+  EXPECT_NE(g.dot.find("cos -> 40 readers"), std::string::npos);
+  EXPECT_NE(g.dot.find("sin -> 40 readers"), std::string::npos);
   EXPECT_EQ(g.engine, "dot");
   EXPECT_NE(g.dot.find("nslimit="), std::string::npos);  // bounded at every size
   EXPECT_NE(g.dot.find("mclimit="), std::string::npos);
@@ -132,10 +137,10 @@ TEST(GraphLayout, TwoThousandLayersAreDrawnOneByOneTopDown) {
 }
 
 TEST(GraphLayout, LargeEnginesCollapseIntoScopeGroupsThatExpand) {
-  Build b = transformer(5000);  // 3 + 357 blocks of 14
+  Build b = transformer(5000);  // 3 + 333 blocks of 15 + 2 layers of block 333
   DotGraph g = engine_dot(b);
   // One box per block scope (/model/layers.N) plus the head's /model/mask and /model/rotary.
-  EXPECT_EQ(g.groups, 2u + (5000 - 3 + 13) / 14);
+  EXPECT_EQ(g.groups, 2u + (5000 - 3 + 14) / 15);
   // Every layer is in exactly one box: the boxes' layer counts add up.
   size_t total = 0;
   const std::regex counts(R"(\\n(\d+) layers)");
@@ -143,8 +148,9 @@ TEST(GraphLayout, LargeEnginesCollapseIntoScopeGroupsThatExpand) {
        it != std::sregex_iterator(); ++it)
     total += std::stoul((*it)[1]);
   EXPECT_EQ(total, 5000u);
-  EXPECT_NE(g.dot.find("label=\"/model/layers.7\\n14 layers\""), std::string::npos);
-  EXPECT_EQ(g.layer_node_id[3 + 7 * 14], g.layer_node_id[3 + 7 * 14 + 13]);
+  EXPECT_NE(g.dot.find("label=\"/model/layers.7\\n15 layers\""), std::string::npos);
+  EXPECT_EQ(g.layer_node_id[3 + 7 * 15], g.layer_node_id[3 + 7 * 15 + 14]);
+  EXPECT_NE(g.layer_node_id[3 + 7 * 15], g.layer_node_id[3 + 8 * 15]);
   expect_top_down(plain_layout(g), 0);
   Plain p = plain_layout(g);
   for (const auto& [a, c] : p.edges)
@@ -154,8 +160,8 @@ TEST(GraphLayout, LargeEnginesCollapseIntoScopeGroupsThatExpand) {
   o.expand = {"^/model/layers\\.7$"};
   DotGraph open = engine_dot(b, o);
   EXPECT_EQ(open.groups, g.groups - 1);
-  EXPECT_NE(open.dot.find("L101 [label=\"/model/layers.7/ln1/op"), std::string::npos);
-  EXPECT_EQ(open.layer_node_id[101], "L101");
+  EXPECT_NE(open.dot.find("L108 [label=\"/model/layers.7/ln1/op"), std::string::npos);
+  EXPECT_EQ(open.layer_node_id[108], "L108");
   o.expand = {"nothing-like-this"};
   EXPECT_THROW(engine_dot(b, o), std::invalid_argument);
 }
@@ -227,9 +233,9 @@ TEST(GraphLegend, TypeColoursAreDistinctForTheCommonTypes) {
   std::string dot = engine_dot(b).dot;
   std::map<std::string, std::string> colour_of_type;
   const std::regex node(
-      R"(\n  L\d+ \[label="[^"]*\\n(\w+) FP16[^"]*", tooltip="[^"]*", fillcolor="(#[0-9a-f]+)") ");
-      for (auto it = std::sregex_iterator(dot.begin(), dot.end(), node);
-           it != std::sregex_iterator(); ++it) {
+      R"re(\n  L\d+ \[label="[^"]*\\n(\w+) FP16[^"]*", tooltip="[^"]*", fillcolor="(#[0-9a-f]+)")re");
+  for (auto it = std::sregex_iterator(dot.begin(), dot.end(), node); it != std::sregex_iterator();
+       ++it) {
     auto [at, fresh] = colour_of_type.emplace((*it)[1], (*it)[2]);
     EXPECT_EQ(at->second, (*it)[2]) << "two colours for " << (*it)[1];
   }
