@@ -79,9 +79,9 @@ TEST(RenderEscape, DotKeepsOneNodePerLayerWhateverTheNames) {
   DotGraph g = engine_dot(c.builds.front());
   std::string err;
   ASSERT_TRUE(graphviz_accepts(g.dot, &err)) << err;
-  // 4 layers + 1 graph input + 1 graph output; an injected "x" node would make it 7.
+  // 4 layers + 1 graph input + 1 graph output + the legend; an injected "x" node would make it 8.
   std::string svg = graphviz_render(g.dot, "svg");
-  EXPECT_EQ(count(svg, "class=\"node\""), 6u);
+  EXPECT_EQ(count(svg, "class=\"node\""), 7u);
   EXPECT_EQ(count(svg, "class=\"edge\""), 5u);
   EXPECT_EQ(svg.find("<img"), std::string::npos);
   EXPECT_EQ(svg.find("</script>"), std::string::npos);
@@ -110,8 +110,9 @@ TEST(RenderEscape, DotEscapesBackslashesAndAmpersands) {
 TEST(RenderEscape, HtmlHasOnlyItsOwnScript) {
   ReportOptions o;
   std::string html = html_of(hostile_capture(), o);
-  EXPECT_EQ(count(html, "<script"), 1u);
-  EXPECT_EQ(count(html, "</script>"), 1u);
+  // The report's script and the graph's (pan, zoom, search): no third from a name.
+  EXPECT_EQ(count(html, "<script"), 2u);
+  EXPECT_EQ(count(html, "</script>"), 2u);
   EXPECT_EQ(html.find("<img"), std::string::npos);
   EXPECT_NE(html.find("&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
   EXPECT_NE(html.find("&quot;]; x [label=&quot;pwn"), std::string::npos);
@@ -144,12 +145,12 @@ TEST(RenderEscape, BinaryOutputsOfTheInjectionFixture) {
 
   auto svg = test::run_trtlens("dot " + in + " --format svg");
   ASSERT_EQ(svg.exit_code, 0) << svg.err;
-  EXPECT_EQ(count(svg.out, "class=\"node\""), 5u);  // 3 layers, 1 input, 1 output
+  EXPECT_EQ(count(svg.out, "class=\"node\""), 6u);  // 3 layers, 1 input, 1 output, legend
   EXPECT_EQ(svg.out.find("<img"), std::string::npos);
 
   auto html = test::run_trtlens("report " + in);
   ASSERT_EQ(html.exit_code, 0) << html.err;
-  EXPECT_EQ(count(html.out, "</script>"), 1u);
+  EXPECT_EQ(count(html.out, "</script>"), 2u);  // the report's and the graph's
   EXPECT_EQ(html.out.find("<img"), std::string::npos);
 
   auto md = test::run_trtlens("report " + in + " --format md");
@@ -179,10 +180,14 @@ TEST(RenderDot, SeedGraphShapeAndTooltips) {
   EXPECT_NE(
       engine_dot(*b, o).dot.find("L1 -> L2 [tooltip=\"395\\nINT8 1x32x256x384\", label=\"395"),
       std::string::npos);
-  // The first layer of the seed is "Reformatting CopyNode for Input Tensor 0 ...": dashed.
+  // The first layer of the seed is "Reformatting CopyNode for Input Tensor 0 ...": dashed once
+  // the analysis gives it the reformat role (the renderer reads the role, not the name).
   EXPECT_NE(g.dot.find("L0 [label=\"Reformatting CopyNode"), std::string::npos);
-  size_t l0 = g.dot.find("L0 [");
-  EXPECT_NE(g.dot.substr(l0, g.dot.find('\n', l0) - l0).find("dashed"), std::string::npos);
+  Build with_role = *b;
+  with_role.layers[0].role = LayerRole::Reformat;
+  std::string d = engine_dot(with_role).dot;
+  size_t l0 = d.find("L0 [");
+  EXPECT_NE(d.substr(l0, d.find('\n', l0) - l0).find("dashed"), std::string::npos);
   EXPECT_TRUE(graphviz_accepts(g.dot));
 }
 
@@ -276,7 +281,8 @@ TEST(RenderDot, BudgetStubsFanOutAndDropsEdgeLabels) {
   EXPECT_NE(g.dot.find("mask -> 29 readers"), std::string::npos);  // i = 20, 40, ..., 580
   EXPECT_EQ(g.dot.find("label=\"c1"), std::string::npos);          // labels dropped
   EXPECT_GE(g.notes.size(), 2u);
-  o.budget_nodes = 10000;  // under budget: real edges and labels
+  o.budget_nodes = 10000;  // under budget and stubs only above 100 readers: edges and labels
+  o.stub_fanout = 100;
   DotGraph full = engine_dot(b, o);
   EXPECT_EQ(full.dot.find("readers"), std::string::npos);
   EXPECT_NE(full.dot.find("label=\"c1"), std::string::npos);
@@ -357,7 +363,7 @@ TEST(RenderReport, DiffPageShowsBothGraphsAndChanges) {
   EXPECT_NE(html.find("id=\"changes\""), std::string::npos);
   EXPECT_NE(html.find("Changes (2)"), std::string::npos);
   EXPECT_EQ(html.find("<img"), std::string::npos);
-  EXPECT_EQ(count(html, "</script>"), 1u);
+  EXPECT_EQ(count(html, "</script>"), 3u);  // the page's and one per graph
 }
 
 // ---- every real input draws -------------------------------------------------------------------
@@ -386,7 +392,8 @@ TEST(RenderCorpus, EverySeedAndCorpusInputRendersToDotAndSvg) {
     EXPECT_TRUE(graphviz_accepts(g.dot, &err)) << err;
     std::string svg = graphviz_render(g.dot, "svg", g.engine);
     EXPECT_NE(svg.find("<svg"), std::string::npos);
-    EXPECT_EQ(count(svg, "class=\"node\""), g.nodes + count(g.dot, " [shape=note"));
+    EXPECT_EQ(count(svg, "class=\"node\""), g.nodes + count(g.dot, " [shape=note") +
+                                                count(g.dot, " [shape=rarrow") + 1);  // legend
     ++drawn;
     if (p.ends_with(".graph.json")) ++graph_json;
   }
@@ -416,8 +423,8 @@ TEST(RenderCli, DotWritesPngAndSvgByExtensionAndRejectsBadRegex) {
   EXPECT_EQ(test::read_file(dir + "/g.png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
   auto svg = test::run_trtlens("dot " + in + " -o " + test::shell_quote(dir + "/g.svg"));
   ASSERT_EQ(svg.exit_code, 0) << svg.err;
-  // 48 layers (grep -c '^Layer(' in the fixture) + 1 input + 1 output.
-  EXPECT_EQ(count(test::read_file(dir + "/g.svg"), "class=\"node\""), 50u);
+  // 48 layers (grep -c '^Layer(' in the fixture) + 1 input + 1 output + the legend.
+  EXPECT_EQ(count(test::read_file(dir + "/g.svg"), "class=\"node\""), 51u);
   auto bad = test::run_trtlens("dot " + in + " --focus '('");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--focus"), std::string::npos) << bad.err;

@@ -78,6 +78,7 @@ void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 // dot, report (issue 7)
 void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_export(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // findings (issue 8)
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);

@@ -1,5 +1,7 @@
 #include "render/dot.h"
 
+#include <unistd.h>
+
 #include <iostream>
 
 #include "cli/common.h"
@@ -12,17 +14,27 @@ namespace {
 struct DotCliOptions {
   CommonOptions common;
   DotOptions dot;
+  BitmapOptions bitmap;
+  bool format_given = false;
 };
 
-// The -o extension decides the format; --format covers stdout.
+// The -o extension decides the format; --format covers stdout and names without an extension.
+// An extension Graphviz output cannot honour (x.jpg, x.html) is refused rather than filled with
+// DOT text.
 std::string output_format(const CommonOptions& o) {
   const std::string& p = o.output;
-  for (const char* ext : {"dot", "gv", "svg", "png"}) {
-    std::string suffix = std::string(".") + ext;
-    if (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0)
-      return ext == std::string("gv") ? "dot" : ext;
-  }
-  return o.format;
+  size_t slash = p.find_last_of('/');
+  size_t dot = p.find_last_of('.');
+  if (p.empty() || p == "-" || dot == std::string::npos ||
+      (slash != std::string::npos && dot < slash) || dot + 1 == p.size() ||
+      dot == (slash == std::string::npos ? 0 : slash + 1))
+    return o.format;
+  std::string ext = p.substr(dot + 1);
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == "gv" || ext == "dot") return "dot";
+  if (ext == "svg" || ext == "png") return ext;
+  throw UsageError(p + ": unknown output extension '." + ext +
+                   "': use .dot, .gv, .svg or .png (or --format with a name without extension)");
 }
 
 }  // namespace
@@ -40,19 +52,37 @@ void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>
   cmd->add_flag("--cluster-by-scope", d.cluster_by_scope,
                 "Group layers in boxes by ONNX scope (/model/backbone/...)");
   cmd->add_option("--focus", d.focus, "Draw only layers matching this regex (RE2) and neighbours");
-  cmd->add_option("--radius", d.radius, "Neighbourhood of --focus, in edges")->default_val(1);
-  cmd->add_option("--layout", d.layout, "auto (budgeted), dot or sfdp")
+  cmd->add_option("--radius", d.radius, "Neighbourhood of --focus, in edges")
+      ->default_val(1)
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--expand", d.expand,
+                  "Draw the layers of collapsed groups whose name matches this regex (RE2); "
+                  "repeatable")
+      ->allow_extra_args(false);  // one regex per --expand, never the inputs after it
+  cmd->add_option("--layout", d.layout,
+                  "auto or dot (layered, top-down), sfdp (force layout, no order)")
       ->check(CLI::IsMember({"auto", "dot", "sfdp"}))
       ->default_val("auto");
   cmd->add_option("--budget", d.budget_nodes,
-                  "Above this many nodes: no edge labels, stubbed fan-out, bounded layout")
+                  "Above this many nodes: no edge labels, straight edges, shorter mincross")
       ->default_val(d.budget_nodes);
+  cmd->add_option("--collapse", d.collapse_layers,
+                  "Above this many layers: an overview of collapsed groups")
+      ->default_val(d.collapse_layers);
+  cmd->add_option("--dpi", opts->bitmap.dpi, "PNG resolution")
+      ->default_val(opts->bitmap.dpi)
+      ->check(CLI::Range(36.0, 600.0));
+  cmd->add_flag(
+      "--no-legend", [opts](int64_t) { opts->dot.legend = false; }, "Leave the legend out");
   cmds.emplace_back(cmd, [opts] {
+    std::string format = output_format(opts->common);
+    bool to_stdout = opts->common.output.empty() || opts->common.output == "-";
+    if (format == "png" && to_stdout && isatty(STDOUT_FILENO))
+      throw UsageError("PNG is binary: not writing it to a terminal (use -o FILE.png or a pipe)");
     Capture c = load_inputs(opts->common);
     auto builds = select_builds(c, opts->common.build);
     if (builds.empty()) throw UsageError("no layer listing in the inputs: nothing to draw");
     if (builds.size() > 1) throw UsageError("dot draws one build: pass --build N or final");
-    std::string format = output_format(opts->common);
     DotGraph graph;
     try {
       graph = engine_dot(*builds.front(), opts->dot);
@@ -64,7 +94,7 @@ void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>
     std::string data = graph.dot;
     if (format != "dot") {
       try {
-        data = graphviz_render(graph.dot, format, graph.engine);
+        data = graphviz_render(graph.dot, format, graph.engine, opts->bitmap);
       } catch (const GraphvizError& e) {
         std::cerr << "trtlens: " << escape_terminal(e.what()) << '\n';
         return 2;

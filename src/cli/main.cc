@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   // dot, report (issue 7)
   register_dot(app, commands);
   register_report(app, commands);
+  register_export(app, commands);
 
   // findings (issue 8)
   register_findings(app, commands);

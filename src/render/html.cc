@@ -6,6 +6,7 @@
 
 #include "analysis/summary.h"
 #include "render/escape.h"
+#include "render/graph_view.h"
 #include "render/svg.h"
 #include "render/views.h"
 
@@ -330,19 +331,7 @@ void write_graph(const Build& b, ReportOptions& o, const std::string& id, std::o
     os << "<p class=\"note\">" << escape_html(n) << "</p></section>\n";
     return;
   }
-  try {
-    DotGraph g = engine_dot(b, o.dot);
-    std::string svg = svg_element(graphviz_render(g.dot, "svg", g.engine));
-    for (const auto& n : g.notes) {
-      o.notes.push_back(n);
-      os << "<p class=\"note\">" << escape_html(n) << "</p>\n";
-    }
-    os << "<div class=\"graph\">" << svg << "</div>\n";
-  } catch (const std::exception& e) {
-    std::string n = std::string("graph not drawn: ") + e.what();
-    o.notes.push_back(n);
-    os << "<p class=\"note\">" << escape_html(n) << "</p>\n";
-  }
+  os << graph_view_html(b, o.dot, id, o.notes);
   os << "</section>\n";
 }
 

@@ -38,6 +38,25 @@
         return x.style.display !== 'none';
       }).length;
     }
+    // The interactive graph: zoom changes the view, search finds layer 1 by name, clicking its
+    // node selects its row in the layers table.
+    var view = document.querySelector('#graph .gv-root');
+    if (view && t) {
+      var svg = view.querySelector('svg'), before = svg.getAttribute('viewBox');
+      view.querySelector('.gv-in').click();
+      r.zoomed = svg.getAttribute('viewBox') !== before;
+      var one = Array.prototype.filter.call(t.tBodies[0].rows, function (x) {
+        return x.cells[0].getAttribute('data-v') === '1';
+      })[0];
+      var q = view.querySelector('.gv-q');
+      q.value = one ? one.cells[1].textContent : '';
+      q.dispatchEvent(new Event('input'));
+      r.search_hits = view.querySelectorAll('g.node.gv-hit').length;
+      var node = view.querySelector('g.node[id="graph_L1"]');
+      if (node) node.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+      var row = t.querySelector('tr.gv-row');
+      r.clicked_row = row ? row.cells[0].textContent : null;
+    }
     var pre = document.createElement('pre');
     pre.id = 'probe-result';
     pre.textContent = JSON.stringify(r);
