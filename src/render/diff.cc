@@ -130,6 +130,7 @@ std::string figure_value(const std::optional<double>& v, const std::string& unit
 
 std::string figure_change(const HeadlineFigure& f) {
   if (!f.delta) return "";
+  if (*f.delta == 0) return "unchanged";
   std::string s = (*f.delta > 0 ? "+" : "") + num(*f.delta) + " " + f.unit;
   if (f.percent)
     s += " (" + std::string(*f.percent > 0 ? "+" : "") + num(std::round(*f.percent * 10) / 10) +
