@@ -15,17 +15,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::optional<uint64_t> tensor_bytes(const Tensor& t) {
-  auto bits = dtype_bits(t.dtype);
-  if (!bits || !t.has_dims) return std::nullopt;
-  uint64_t n = 1;
-  for (int64_t d : t.dims) {
-    if (d < 0) return std::nullopt;
-    n *= uint64_t(d);
-  }
-  return n * uint64_t(*bits) / 8;
-}
-
 // Canonical layout label, comparable across versions: dtype plus vector width; the verbatim
 // format string only when both sides gave one.
 std::string format_label(const Tensor& t, bool verbatim) {
@@ -80,23 +69,12 @@ DiffSide side_of(const Capture& c, const Build& b) {
   if (s.trt_version.empty())
     for (const auto& r : c.runs)
       if (!r.trt_version.empty()) s.trt_version = r.trt_version;
-  s.layers = b.layers.size();
-  double total = 0, ref_ms = 0;
-  bool any_time = false;
-  for (const auto& l : b.layers) {
-    if (l.time.average_ms) {
-      total += *l.time.average_ms;
-      any_time = true;
-    }
-    if (!is_reformat(l)) continue;
-    ++s.reformats;
-    for (const auto& t : l.outputs) s.reformat_bytes += tensor_bytes(t).value_or(0);
-    if (l.time.average_ms) ref_ms += *l.time.average_ms;
-  }
-  if (any_time) {
-    s.total_ms = total;
-    s.reformat_ms = ref_ms;
-  }
+  // The build's own totals (analysis/classify), so diff prints what summary and json print.
+  s.layers = b.totals.layers;
+  s.reformats = b.totals.reformat_layers.value_or(0);
+  s.reformat_bytes = b.totals.reformat_bytes.value_or(0);
+  s.reformat_ms = b.totals.reformat_ms;
+  s.total_ms = b.totals.sum_layer_ms;
   s.latency_ms = latency_of(c);
   return s;
 }
