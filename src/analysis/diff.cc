@@ -15,17 +15,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::optional<uint64_t> tensor_bytes(const Tensor& t) {
-  auto bits = dtype_bits(t.dtype);
-  if (!bits || !t.has_dims) return std::nullopt;
-  uint64_t n = 1;
-  for (int64_t d : t.dims) {
-    if (d < 0) return std::nullopt;
-    n *= uint64_t(d);
-  }
-  return n * uint64_t(*bits) / 8;
-}
-
 // Canonical layout label, comparable across versions: dtype plus vector width; the verbatim
 // format string only when both sides gave one.
 std::string format_label(const Tensor& t, bool verbatim) {
@@ -61,10 +50,8 @@ const RunInfo* perf_run(const Capture& c) {
   return found;
 }
 
-// A running reformat (Layer::role), or by type while the role is not known.
-bool reformat_layer(const Layer& l) {
-  return l.role != LayerRole::Unknown ? l.role == LayerRole::Reformat : is_reformat(l);
-}
+// A running reformat (Layer::role, set by the analysis stage).
+bool reformat_layer(const Layer& l) { return l.role == LayerRole::Reformat; }
 
 DiffSide side_of(const Capture& c, const Build& b) {
   DiffSide s;
@@ -74,6 +61,7 @@ DiffSide side_of(const Capture& c, const Build& b) {
     for (const auto& r : c.runs)
       if (!r.trt_version.empty()) s.trt_version = r.trt_version;
   s.layers = b.layers.size();
+  // The build's own totals (analysis/classify), so diff prints what summary and json print.
   const BuildTotals& t = b.totals;
   s.running_layers = t.running_layers;
   s.reformats = t.reformat_layers;
@@ -84,30 +72,6 @@ DiffSide side_of(const Capture& c, const Build& b) {
   s.peak_activation_bytes = t.peak_activation_bytes;
   s.engine_size_mib = b.memory.engine_size_mib;
   s.latency = b.latency;
-  // Until the analysis stage has judged roles, count from the layer types the listing gave.
-  if (!s.reformats && !b.names_only) {
-    size_t n = 0;
-    uint64_t bytes = 0;
-    double ms = 0;
-    bool timed = false;
-    for (const auto& l : b.layers) {
-      if (!reformat_layer(l)) continue;
-      ++n;
-      for (const auto& ts : {&l.inputs, &l.outputs})
-        for (const auto& x : *ts) bytes += tensor_bytes(x).value_or(0);
-      if (l.time.average_ms) ms += *l.time.average_ms, timed = true;
-    }
-    s.reformats = n;
-    s.reformat_bytes = bytes;
-    if (timed) s.reformat_ms = ms;
-  }
-  if (!s.sum_layer_ms) {
-    double total = 0;
-    bool any = false;
-    for (const auto& l : b.layers)
-      if (l.time.average_ms) total += *l.time.average_ms, any = true;
-    if (any) s.sum_layer_ms = total;
-  }
   return s;
 }
 

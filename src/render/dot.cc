@@ -340,7 +340,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     }
     const Layer& l = b.layers[size_t(gv.layer)];
     std::vector<std::string> lines = wrap(l.name, 32, 4);
-    std::string precision = output_precision(l);
+    std::string precision = l.outputs.empty() ? std::string() : l.outputs.front().dtype;
     lines.push_back(l.type + (precision.empty() ? "" : " " + precision));
     if (l.time.average_ms || l.time.total_ms) {
       std::string t = format_ms(l.time.average_ms ? *l.time.average_ms : *l.time.total_ms);
@@ -372,10 +372,12 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
       fill = heat_color(max_value > 0 ? *v / max_value : 0);
     else
       fill = "#f0f0f0";
-    bool reformat = is_reformat(l);
     n << vid(v) << " [label=\"" << join_label(lines) << "\", tooltip=\""
       << join_label(layer_tooltip(l)) << "\", fillcolor=\"" << fill << "\"";
-    if (reformat) n << ", shape=box, style=\"filled,dashed\", color=\"#b15928\", penwidth=1.5";
+    if (l.role == LayerRole::Reformat)
+      n << ", shape=box, style=\"filled,dashed\", color=\"#b15928\", penwidth=1.5";
+    else if (l.role == LayerRole::Elided)  // no kernel: TensorRT aliased its input
+      n << ", shape=box, style=\"filled,dotted\", color=\"#9e9e9e\", fontcolor=\"#757575\"";
     n << "];\n";
     std::string scope = o.cluster_by_scope ? layer_scope(l) : "";
     ScopeNode* at = &root;
