@@ -280,11 +280,22 @@ TEST(DiffCorpus, ResnetQatVsQatResidual) {
   const DiffChange* tac = change_on(d, "tactic", "QuantizeLinear_2");
   ASSERT_NE(tac, nullptr);
   EXPECT_EQ(tac->head, "0x00000000000003ea");
-  // The residual build fuses MaxPool_12 into the first conv (ConvActPool): a layer only in head.
-  bool convactpool_added = false;
-  for (const auto* c : changes(d, "added"))
-    convactpool_added |= c->head == "conv1.weight + QuantizeLinear_7 + Conv_9 + MaxPool_12";
-  EXPECT_TRUE(convactpool_added);
+  // The residual build fuses MaxPool_12 into the first conv (ConvActPool): the conv pairs with
+  // it through conv1.weight, and the base MaxPool_12 has no partner.
+  bool conv_paired = false;
+  for (const auto& p : d.alignment.pairs) {
+    if (p.base < 0) continue;
+    const std::string& bn = d.base->layers[size_t(p.base)].name;
+    if (bn == "conv1.weight + QuantizeLinear_7 + Conv_9") {
+      ASSERT_GE(p.head, 0);
+      EXPECT_EQ(d.head->layers[size_t(p.head)].name,
+                "conv1.weight + QuantizeLinear_7 + Conv_9 + MaxPool_12");
+      EXPECT_EQ(p.by, AlignedBy::Weights);
+      conv_paired = true;
+    }
+    if (bn == "MaxPool_12") EXPECT_EQ(p.head, -1);
+  }
+  EXPECT_TRUE(conv_paired);
 }
 
 TEST(DiffCorpus, ResnetFp16VsQatAndTensorflowPair) {
@@ -872,7 +883,7 @@ TEST(Compare, ThreeBuildsAlignedToTheFirst) {
     auto o =
         run_trtlens("compare " + shell_quote(fp32) + " " + shell_quote(fp16) + " --format " + fmt);
     EXPECT_EQ(o.exit_code, 0) << fmt << o.err;
-    EXPECT_NE(o.out.find("MaxPool_2"), std::string::npos) << fmt;
+    EXPECT_NE(o.out.find("TiledPooling"), std::string::npos) << fmt;  // fp32's MaxPool_2
   }
   EXPECT_EQ(run_trtlens("compare " + shell_quote(fp32)).exit_code, 2);
   EXPECT_EQ(run_trtlens("compare " + shell_quote(fp32) + " /nonexistent+/x.json").exit_code, 2);

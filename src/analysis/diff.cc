@@ -152,7 +152,8 @@ class Differ {
     if (p.base < 0 || p.head < 0) {
       if (p.fusion_group >= 0) return;
       const Layer& l = p.base >= 0 ? b_.layers[size_t(p.base)] : h_.layers[size_t(p.head)];
-      if (reformat_layer(l)) return;  // counted by reformats()
+      if (reformat_layer(l)) return;            // counted by reformats()
+      if (l.role == LayerRole::Elided) return;  // costs nothing: in the running-layer count
       auto& c = add(p.base >= 0 ? "removed" : "added", l.type, p.base >= 0 ? json(l.name) : json(),
                     p.base >= 0 ? json() : json(l.name));
       (p.base >= 0 ? c.base_layers : c.head_layers).push_back(l.name);

@@ -433,8 +433,8 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
     if (!f.note.empty()) line += "  [" + f.note + "]";
     os << "  " << escape_terminal(line) << '\n';
   }
-  os << "  precision transitions: " << escape_terminal(transitions_text(d)) << '\n';
-  os << "  fusion changes: " << escape_terminal(fusion_text(d)) << '\n';
+  os << "  precision transitions: " << escape_terminal(transitions_text(d))
+     << "; fusion changes: " << escape_terminal(fusion_text(d)) << '\n';
   size_t only_base, only_head;
   auto by = pairs_by(d, only_base, only_head);
   os << "aligned: " << by["weights"] << " by weights, " << by["name"] << " by name, " << by["onnx"]
