@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
+#include "analysis/classify.h"
 #include "render/diff.h"
 #include "test_support.h"
 
@@ -16,11 +19,19 @@ namespace trtlens {
 namespace {
 
 using test::fixture;
-using test::load;
 using test::run_trtlens;
 using test::shared_dir;
 using test::shell_quote;
 using test::tensor;
+
+// The layer roles and build totals the diff reads (the rest of the analysis is left out so
+// the alignment is the one of the names alone).
+Capture load(const std::vector<std::string>& paths) {
+  Capture c = test::load(paths);
+  classify_layers(c);
+  compute_totals(c);
+  return c;
+}
 
 std::string a100(const std::string& variant) {
   std::string stem = variant == "fp32" || variant == "fp16" ? "resnet" : "resnet-" + variant;
@@ -105,9 +116,9 @@ TEST(DiffFixture, AlignsLayerForLayerThroughOnnxNodes) {
   std::vector<std::tuple<std::string, std::string, AlignedBy>> want = {
       {"Reformatting CopyNode for Input Tensor 0 to Conv_0 + Relu_1",
        "Reformatting CopyNode for Input Tensor 0 to Conv_0 + Relu_1", AlignedBy::Name},
-      {"Conv_0 + Relu_1", "Conv_0 + Relu_1", AlignedBy::Onnx},
-      {"MaxPool_2", "MaxPool_2", AlignedBy::Onnx},
-      {"Conv_3 + Relu_4", "Conv_3 + Relu_4", AlignedBy::Onnx},
+      {"Conv_0 + Relu_1", "Conv_0 + Relu_1", AlignedBy::Name},
+      {"MaxPool_2", "MaxPool_2", AlignedBy::Name},
+      {"Conv_3 + Relu_4", "Conv_3 + Relu_4", AlignedBy::Name},
       {"Conv_5", "Conv_5 + Add_6 + Relu_7", AlignedBy::Onnx},
       {"PWN(Add_6, Relu_7)", "", AlignedBy::Onnx},
       {"Reformatting CopyNode for Output Tensor 0 to PWN(Add_6, Relu_7)",
@@ -156,7 +167,7 @@ TEST(DiffFixture, EndToEndThroughTheBinary) {
                        shell_quote(fixture("diff/trt10_small.log")) + " --format json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["schema"], "trtlens-diff/1");
+  EXPECT_EQ(j["schema"], "trtlens-diff/2");
   std::set<std::string> added, removed, kinds;
   for (const auto& c : j["changes"]) {
     kinds.insert(c["kind"].get<std::string>());
@@ -167,15 +178,21 @@ TEST(DiffFixture, EndToEndThroughTheBinary) {
   if (provenance) {
     EXPECT_EQ(kinds, (std::set<std::string>{"fusion", "tactic", "version"}));
     EXPECT_EQ(j["changes"].size(), 3u);
-    // Conv_0 + Relu_1, MaxPool_2, Conv_3 + Relu_4 and Conv_5 (-> Conv_5 + Add_6 + Relu_7).
-    EXPECT_EQ(j["summary"]["aligned"]["onnx"], 4);
+    // Conv_5 (-> Conv_5 + Add_6 + Relu_7); Conv_0 + Relu_1, MaxPool_2, Conv_3 + Relu_4 and the
+    // input reformat have the same name on both sides.
+    EXPECT_EQ(j["summary"]["aligned"]["onnx"], 1);
+    EXPECT_EQ(j["summary"]["aligned"]["name"], 4);
   } else {
     EXPECT_EQ(added, (std::set<std::string>{"Conv_5 + Add_6 + Relu_7"}));
     EXPECT_EQ(removed, (std::set<std::string>{"Conv_5", "PWN(Add_6, Relu_7)"}));
   }
   for (const auto& p : j["pairs"]) {
     std::string by = p["aligned_by"];
-    EXPECT_TRUE(by == "onnx" || by == "name" || by == "signature" || by == "none") << by;
+    EXPECT_TRUE(by == "weights" || by == "onnx" || by == "name" || by == "signature" ||
+                by == "none")
+        << by;
+    EXPECT_GE(p["confidence"].get<double>(), 0.0);
+    EXPECT_LE(p["confidence"].get<double>(), 1.0);
   }
 }
 
@@ -194,9 +211,11 @@ TEST(DiffCorpus, MobilenetPairMatchesTrexExpectedAlignment) {
     EXPECT_EQ(d.alignment.pairs[i].base, want[i].first) << i;
     EXPECT_EQ(d.alignment.pairs[i].head, want[i].second) << i;
   }
-  // Layer 0 is QuantizeLinear_2 in both files: same name. The rest have renumbered names.
+  // Layer 0 is QuantizeLinear_2 in both files: same name. Layer 1 carries features.0.0.weight
+  // on both sides under renumbered node names.
   EXPECT_EQ(d.alignment.pairs[0].by, AlignedBy::Name);
-  EXPECT_EQ(d.alignment.pairs[1].by, AlignedBy::Signature);
+  EXPECT_EQ(d.alignment.pairs[1].by, AlignedBy::Weights);
+  EXPECT_DOUBLE_EQ(d.alignment.pairs[1].confidence, 1.0);
   // 73 layers vs 58: the 15 extra base layers are the Reformat (QuantizeLinear) layers that
   // the residual model fused away; nothing is only in head.
   int only_base = 0, only_head = 0;
@@ -238,34 +257,53 @@ TEST(DiffCorpus, ResnetFp32VsFp16) {
   ASSERT_NE(prec, nullptr);
   EXPECT_EQ(prec->base, "FP32");
   EXPECT_EQ(prec->head, "FP16");
-  // Reformat layers (LayerType Reformat or "Reformatting CopyNode for ..."): 8 -> 12.
-  EXPECT_EQ(d.base_side.reformats, 8u);
-  EXPECT_EQ(d.head_side.reformats, 12u);
+  // Reformat layers that run (LayerType Reformat; the NoOp "Reformatting CopyNode"s are
+  // elided): 1 -> 2 (python3: LayerType counts of the two files).
+  EXPECT_EQ(d.base_side.reformats, 1u);
+  EXPECT_EQ(d.head_side.reformats, 2u);
+  // Both builds hold Gemm_48 and reshape_after_Gemm_48: each pairs with its namesake, so
+  // neither is a fusion change nor added.
+  for (const auto& p : d.alignment.pairs)
+    if (p.base >= 0 && p.head >= 0 && d.base->layers[size_t(p.base)].name == "Gemm_48")
+      EXPECT_EQ(d.head->layers[size_t(p.head)].name, "Gemm_48");
+  EXPECT_TRUE(changes(d, "fusion").empty()) << dump_changes(d);
+  for (const auto* c : changes(d, "added")) EXPECT_NE(c->head, "reshape_after_Gemm_48");
 }
 
 TEST(DiffCorpus, ResnetQatVsQatResidual) {
   TRTLENS_REQUIRE_SHARED();
   Capture a = load({a100("qat")}), b = load({a100("qat-residual")});
   DiffResult d = diff_builds(a, *a.final_build(), b, *b.final_build());
-  EXPECT_EQ(d.base_side.reformats, 13u);
+  EXPECT_EQ(d.base_side.reformats, 12u);  // LayerType Reformat; plus 2 NoOps
   EXPECT_EQ(d.head_side.reformats, 3u);
   // QuantizeLinear_2 is layer 0 of both; its tactic went 0x0 -> 0x3ea.
   const DiffChange* tac = change_on(d, "tactic", "QuantizeLinear_2");
   ASSERT_NE(tac, nullptr);
   EXPECT_EQ(tac->head, "0x00000000000003ea");
-  // The residual build fuses MaxPool_12 into the first conv (ConvActPool): a layer only in head.
-  bool convactpool_added = false;
-  for (const auto* c : changes(d, "added"))
-    convactpool_added |= c->head == "conv1.weight + QuantizeLinear_7 + Conv_9 + MaxPool_12";
-  EXPECT_TRUE(convactpool_added);
+  // The residual build fuses MaxPool_12 into the first conv (ConvActPool): the conv pairs with
+  // it through conv1.weight, and the base MaxPool_12 has no partner.
+  bool conv_paired = false;
+  for (const auto& p : d.alignment.pairs) {
+    if (p.base < 0) continue;
+    const std::string& bn = d.base->layers[size_t(p.base)].name;
+    if (bn == "conv1.weight + QuantizeLinear_7 + Conv_9") {
+      ASSERT_GE(p.head, 0);
+      EXPECT_EQ(d.head->layers[size_t(p.head)].name,
+                "conv1.weight + QuantizeLinear_7 + Conv_9 + MaxPool_12");
+      EXPECT_EQ(p.by, AlignedBy::Weights);
+      conv_paired = true;
+    }
+    if (bn == "MaxPool_12") EXPECT_EQ(p.head, -1);
+  }
+  EXPECT_TRUE(conv_paired);
 }
 
 TEST(DiffCorpus, ResnetFp16VsQatAndTensorflowPair) {
   TRTLENS_REQUIRE_SHARED();
   Capture a = load({a100("fp16")}), b = load({a100("qat")});
   DiffResult d = diff_builds(a, *a.final_build(), b, *b.final_build());
-  EXPECT_EQ(d.base_side.reformats, 12u);
-  EXPECT_EQ(d.head_side.reformats, 13u);
+  EXPECT_EQ(d.base_side.reformats, 2u);
+  EXPECT_EQ(d.head_side.reformats, 12u);
 
   std::string tf = shared_dir() + "/corpus/trex/examples/tensorflow/resnet/RTX-3090/";
   Capture x = load({tf + "fp16/resnet.onnx.engine.graph.json"});
@@ -273,7 +311,7 @@ TEST(DiffCorpus, ResnetFp16VsQatAndTensorflowPair) {
   DiffResult e = diff_builds(x, *x.final_build(), y, *y.final_build());
   EXPECT_EQ(e.base_side.layers, 86u);
   EXPECT_EQ(e.head_side.layers, 63u);
-  EXPECT_EQ(e.base_side.reformats, 26u);
+  EXPECT_EQ(e.base_side.reformats, 2u);  // and 25 elided NoOps
   EXPECT_EQ(e.head_side.reformats, 2u);
   // The two names the files share: the pool pad and the max pool.
   const DiffChange* type = change_on(e, "type", "resnet50/pool1_pool/MaxPool");
@@ -317,11 +355,15 @@ Capture capture(std::vector<Layer> layers, std::optional<double> latency = std::
   b.layers = std::move(layers);
   c.builds.push_back(std::move(b));
   if (latency) {
+    c.builds[0].latency.source = Latency::Source::PerfSummary;
+    c.builds[0].latency.median_ms = *latency;
     RunInfo r;
     r.perf.push_back({"Latency", "median", *latency, "ms"});
     r.perf.push_back({"Throughput", "", 1000 / *latency, "qps"});
     c.runs.push_back(r);
   }
+  classify_layers(c);
+  compute_totals(c);
   return c;
 }
 
@@ -345,17 +387,25 @@ TEST(DiffHandMade, SplitFusionGroupAndItsTime) {
   EXPECT_DOUBLE_EQ(*tm[0]->delta, 0.25);  // 0.75 + 0.5 - 1.0
 }
 
-TEST(DiffHandMade, PrecisionPerOnnxNode) {
+TEST(DiffHandMade, PrecisionPerLayerAndPerOnnxNode) {
   Capture a =
       capture({layer("Conv_17 + Relu_18", "CaskConvolution", "INT8", {"Conv_17", "Relu_18"})});
   Capture b =
       capture({layer("Conv_17 + Relu_18", "CaskConvolution", "FP16", {"Conv_17", "Relu_18"})});
   DiffResult d = diff(a, b);
-  auto p = changes(d, "precision");
-  ASSERT_EQ(p.size(), 2u);  // one per node
-  EXPECT_EQ(p[0]->onnx_nodes, std::vector<std::string>{"Conv_17"});
-  EXPECT_EQ(p[0]->base, "INT8");
-  EXPECT_EQ(p[0]->head, "FP16");
+  std::vector<std::string> whats;
+  for (const auto* c : changes(d, "precision")) {
+    whats.push_back(c->what);
+    EXPECT_EQ(c->base, "INT8");
+    EXPECT_EQ(c->head, "FP16");
+  }
+  // The layer's input and output, and each of its two nodes.
+  EXPECT_EQ(whats, (std::vector<std::string>{"layer", "layer output", "node", "node"}));
+  ASSERT_EQ(d.transitions.size(), 1u);
+  EXPECT_EQ(d.transitions[0].from, "INT8");
+  EXPECT_EQ(d.transitions[0].to, "FP16");
+  EXPECT_EQ(d.transitions[0].layers, 1u);
+  EXPECT_EQ(d.transitions[0].nodes, 2u);
 }
 
 TEST(DiffHandMade, MemoryOptionsDeviceAndPerf) {
@@ -430,7 +480,7 @@ TEST(DiffGates, PrecisionDropAndNewFp32) {
 
 TEST(DiffGates, ReformatsThroughTheBinary) {
   TRTLENS_REQUIRE_SHARED();
-  // fp32 has 8 reformat layers, fp16 has 12.
+  // fp32 runs 1 reformat layer, fp16 runs 2.
   auto up = run_trtlens("diff " + shell_quote(a100("fp32")) + " " + shell_quote(a100("fp16")) +
                         " --fail-on reformats:+1 --format json");
   EXPECT_EQ(up.exit_code, 1) << up.err;
@@ -459,7 +509,7 @@ TEST(DiffCli, UsageErrors) {
   // Same capture on both sides: nothing changed.
   auto same = run_trtlens("diff " + f + " " + f + " --format csv");
   EXPECT_EQ(same.exit_code, 0);
-  EXPECT_EQ(same.out, "kind,what,base,head,delta,layers,onnx nodes\n");
+  EXPECT_EQ(same.out.find("\nchange,"), std::string::npos) << same.out;
 }
 
 TEST(DiffAlign, SignatureDropsBatch) {
@@ -512,4 +562,332 @@ TEST(DiffCli, HtmlPageHasBothGraphsAndTheChanges) {
   EXPECT_EQ(html.out.find("<link"), std::string::npos);
 }
 
+}  // namespace trtlens
+
+// ---------- release-gate diff: weights, precision transitions, self-diff, latency, formats ----
+
+namespace trtlens {
+namespace {
+
+using test::fixture;
+using test::run_trtlens;
+using test::shared_dir;
+using test::shell_quote;
+
+std::string engine(const std::string& rel) { return shared_dir() + "/corpus/trex/" + rel; }
+
+// The test's own reading of the parameter names in a layer name: " + "-separated parts that end
+// in .weight / .bias (PyTorch exports) or ReadVariableOp:0 (TensorFlow exports).
+std::set<std::string> weights_in(const std::string& name) {
+  std::set<std::string> out;
+  size_t start = 0;
+  for (;;) {
+    size_t end = name.find(" + ", start);
+    std::string part = name.substr(start, end == std::string::npos ? end : end - start);
+    for (const std::string suf : {".weight", ".bias", "ReadVariableOp:0"})
+      if (part.size() > suf.size() && part.compare(part.size() - suf.size(), suf.size(), suf) == 0)
+        out.insert(part);
+    if (end == std::string::npos) break;
+    start = end + 3;
+  }
+  return out;
+}
+
+// Families of builds of one model in the corpus; every ordered pair of a family is diffed.
+std::vector<std::vector<std::string>> corpus_families() {
+  std::string a = "examples/pytorch/resnet/A100/", t = "examples/tensorflow/resnet/RTX-3090/";
+  return {
+      {a + "fp32/resnet.onnx.engine.graph.json", a + "fp16/resnet.onnx.engine.graph.json",
+       a + "qat/resnet-qat.onnx.engine.graph.json",
+       a + "qat-residual/resnet-qat-residual.onnx.engine.graph.json",
+       a + "qat-residual-qgap/resnet-qat-residual-qgap.onnx.engine.graph.json"},
+      {t + "fp32/resnet.onnx.engine.graph.json", t + "fp16/resnet.onnx.engine.graph.json",
+       t + "qat/resnet-qat.onnx.engine.graph.json"},
+      {"tests/inputs/mobilenet.qat.onnx.engine.graph.json",
+       "tests/inputs/mobilenet_v2_residuals.qat.onnx.engine.graph.json"},
+  };
+}
+
+TEST(DiffAlignCorpus, NoPairContradictsTheWeightNamesOfBothLayers) {
+  TRTLENS_REQUIRE_SHARED();
+  size_t checked = 0;
+  for (const auto& family : corpus_families())
+    for (const auto& x : family)
+      for (const auto& y : family) {
+        if (x == y) continue;
+        Capture a = load({engine(x)}), b = load({engine(y)});
+        DiffResult d = diff_builds(a, *a.final_build(), b, *b.final_build());
+        for (const auto& p : d.alignment.pairs) {
+          if (p.base < 0 || p.head < 0) continue;
+          auto wb = weights_in(d.base->layers[size_t(p.base)].name);
+          auto wh = weights_in(d.head->layers[size_t(p.head)].name);
+          if (wb.empty() || wh.empty()) continue;
+          ++checked;
+          bool common = false;
+          for (const auto& w : wb) common |= wh.count(w) > 0;
+          EXPECT_TRUE(common) << x << " -> " << y << ": " << d.base->layers[size_t(p.base)].name
+                              << " paired with " << d.head->layers[size_t(p.head)].name;
+        }
+      }
+  EXPECT_GT(checked, 100u);  // the QAT pairs carry weights on both sides
+}
+
+TEST(DiffAlignCorpus, SeparateExportsPairByWeightNotByNodeNumber) {
+  TRTLENS_REQUIRE_SHARED();
+  // The two mobilenet exports number their nodes differently: Conv_532 is features.11.conv.2 in
+  // one and features.13.conv.0.0 in the other. Every base layer that names a weight present in
+  // exactly one head layer must pair with that layer.
+  Capture a = load({engine("tests/inputs/mobilenet.qat.onnx.engine.graph.json")});
+  Capture b = load({engine("tests/inputs/mobilenet_v2_residuals.qat.onnx.engine.graph.json")});
+  DiffResult d = diff_builds(a, *a.final_build(), b, *b.final_build());
+  std::map<std::string, std::vector<int>> head_of;
+  for (size_t h = 0; h < d.head->layers.size(); ++h)
+    for (const auto& w : weights_in(d.head->layers[h].name)) head_of[w].push_back(int(h));
+  size_t expected = 0;
+  for (const auto& p : d.alignment.pairs) {
+    if (p.base < 0) continue;
+    for (const auto& w : weights_in(d.base->layers[size_t(p.base)].name)) {
+      auto it = head_of.find(w);
+      if (it == head_of.end() || it->second.size() != 1) continue;
+      ++expected;
+      EXPECT_EQ(p.head, it->second[0]) << w;
+      EXPECT_EQ(p.by, AlignedBy::Weights) << w;
+    }
+  }
+  EXPECT_GT(expected, 40u);
+  auto j = nlohmann::json::parse(
+      run_trtlens(
+          "diff " + shell_quote(engine("tests/inputs/mobilenet.qat.onnx.engine.graph.json")) + " " +
+          shell_quote(engine("tests/inputs/mobilenet_v2_residuals.qat.onnx.engine.graph.json")) +
+          " --format json")
+          .out);
+  bool seen = false;
+  for (const auto& p : j["pairs"])
+    if (p["base"] == "features.11.conv.2.weight + QuantizeLinear_528 + Conv_532") {
+      seen = true;
+      EXPECT_NE(p["head"].get<std::string>().find("features.11.conv.2.weight"), std::string::npos);
+      EXPECT_EQ(p["aligned_by"], "weights");
+    }
+  EXPECT_TRUE(seen);
+}
+
+// Compute layers (LayerType other than Reformat / NoOp) with the dtype their first input's
+// format string names, read straight from the JSON file.
+std::vector<std::string> compute_precisions(const std::string& path) {
+  std::ifstream f(path);
+  auto j = nlohmann::json::parse(f);
+  std::vector<std::string> out;
+  for (const auto& l : j["Layers"]) {
+    std::string type = l["LayerType"];
+    if (type == "Reformat" || type == "NoOp") continue;
+    std::string fmt = l["Inputs"][0]["Format/Datatype"];
+    out.push_back(fmt.find("Int8") != std::string::npos   ? "INT8"
+                  : fmt.find("FP16") != std::string::npos ? "FP16"
+                  : fmt.find("FP32") != std::string::npos ? "FP32"
+                                                          : fmt);
+  }
+  return out;
+}
+
+TEST(DiffPrecision, Fp16ToQatTransitionsAndGates) {
+  TRTLENS_REQUIRE_SHARED();
+  std::string x = a100("fp16"), y = a100("qat");
+  // Both builds hold the same compute layers in the same order (23 each): zip them.
+  auto px = compute_precisions(x), py = compute_precisions(y);
+  ASSERT_EQ(px.size(), py.size());
+  std::map<std::pair<std::string, std::string>, size_t> want;
+  for (size_t i = 0; i < px.size(); ++i)
+    if (px[i] != py[i]) ++want[{px[i], py[i]}];
+  Capture a = load({x}), b = load({y});
+  DiffResult d = diff_builds(a, *a.final_build(), b, *b.final_build());
+  std::map<std::pair<std::string, std::string>, size_t> got;
+  for (const auto& t : d.transitions) got[{t.from, t.to}] = t.layers;
+  EXPECT_EQ(got, want);  // FP16->INT8: 21, FP16->FP32: 1 (MaxPool)
+  EXPECT_EQ(want.size(), 2u);
+
+  auto gate = [&](const std::string& rule) {
+    return run_trtlens("diff " + shell_quote(x) + " " + shell_quote(y) + " --fail-on " + rule +
+                       " --format json");
+  };
+  auto fp32 = gate("new-fp32");
+  EXPECT_EQ(fp32.exit_code, 1) << fp32.err;
+  auto j = nlohmann::json::parse(fp32.out);
+  EXPECT_EQ(j["gates"][0]["status"], "FAIL");
+  EXPECT_EQ(j["precision_transitions"].size(), 2u);
+  EXPECT_EQ(gate("precision-drop").exit_code, 0);
+  // The other way round, INT8 layers go back to FP16: a precision drop.
+  auto back =
+      run_trtlens("diff " + shell_quote(y) + " " + shell_quote(x) + " --fail-on precision-drop");
+  EXPECT_EQ(back.exit_code, 1) << back.out;
+}
+
+TEST(DiffSelf, EveryCorpusEngineAndDuplicateNamesGiveNoChanges) {
+  // Two layers named Conv_1, and Gemm_48 next to reshape_after_Gemm_48 (one node, two layers).
+  auto f = shell_quote(fixture("diff/duplicate_names.json"));
+  auto r = run_trtlens("diff " + f + " " + f + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["changes"].size(), 0u) << j["changes"].dump();
+  ASSERT_EQ(j["pairs"].size(), 5u);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(j["pairs"][i]["base_index"], i);
+    EXPECT_EQ(j["pairs"][i]["head_index"], i);
+  }
+  if (shared_dir().empty()) return;
+  for (const auto& family : corpus_families())
+    for (const auto& x : family) {
+      Capture a = load({engine(x)});
+      DiffResult d = diff_builds(a, *a.final_build(), a, *a.final_build());
+      EXPECT_TRUE(d.changes.empty()) << x << "\n" << dump_changes(d);
+      for (size_t i = 0; i < d.alignment.pairs.size(); ++i)
+        EXPECT_EQ(d.alignment.pairs[i].head, d.alignment.pairs[i].base) << x;
+    }
+}
+
+TEST(DiffAlign, SameNameNeverAddedOrRemoved) {
+  // Signatures differ and both sides carry different ONNX nodes, yet the names are equal.
+  Capture a = capture({layer("A", "CaskConvolution", "FP16", {"Conv_1"}),
+                       layer("shared", "PointWiseV2", "FP16", {"Relu_2"})});
+  Capture b = capture({layer("shared", "CaskConvolution", "INT8", {"Relu_9"}),
+                       layer("B", "PointWiseV2", "FP32", {"Conv_7"})});
+  b.builds[0].layers[0].outputs[0].dims = {1, 4, 2, 2};
+  DiffResult d = diff(a, b);
+  for (const auto& c : d.changes) {
+    if (c.kind != "added" && c.kind != "removed") continue;
+    EXPECT_NE(c.kind == "added" ? c.head : c.base, "shared") << dump_changes(d);
+  }
+}
+
+TEST(DiffLatency, TraceMedianIsTheFigureAndTheGate) {
+  TRTLENS_REQUIRE_SHARED();
+  std::string dir = shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/";
+  auto side = [&](const std::string& v, const std::string& stem) {
+    std::string p = dir + v + "/" + stem + ".onnx.engine.";
+    return shell_quote(p + "graph.json") + " " + shell_quote(p + "profile.json") + " " +
+           shell_quote(p + "timing.json");
+  };
+  auto median = [&](const std::string& path) {
+    std::ifstream f(path);
+    auto j = nlohmann::json::parse(f);
+    std::vector<double> v;
+    for (const auto& r : j) v.push_back(r["latencyMs"].get<double>());
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  };
+  double mb = median(dir + "fp16/resnet.onnx.engine.timing.json");
+  double mh = median(dir + "qat/resnet-qat.onnx.engine.timing.json");
+  double pct = (mh - mb) / mb * 100;  // about +2.4 %
+  ASSERT_LT(pct, 5);
+  std::string cmd = "diff --base " + side("fp16", "resnet") + " --head " +
+                    side("qat", "resnet-qat") + " --format json --fail-on ";
+  auto ok = run_trtlens(cmd + "latency:+5%");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  auto j = nlohmann::json::parse(ok.out);
+  EXPECT_EQ(j["latency"]["source"], "times");
+  EXPECT_NEAR(j["latency"]["base"]["median_ms"].get<double>(), mb, 1e-9);
+  EXPECT_NEAR(j["headline"]["latency"]["head"].get<double>(), mh, 1e-9);
+  EXPECT_EQ(j["latency"]["base"]["queries"], 3698);  // records in the fp16 trace
+  EXPECT_EQ(j["gates"][0]["warning"], nullptr);
+  // A threshold below the measured change trips.
+  auto tight = run_trtlens(cmd + "latency:+1%");
+  EXPECT_EQ(tight.exit_code, 1);
+
+  // Profiles only: the gate compares the two sums and warns that they are not measurements.
+  std::string p = "diff --base " + shell_quote(dir + "fp16/resnet.onnx.engine.graph.json") + " " +
+                  shell_quote(dir + "fp16/resnet.onnx.engine.profile.json") + " --head " +
+                  shell_quote(dir + "qat/resnet-qat.onnx.engine.graph.json") + " " +
+                  shell_quote(dir + "qat/resnet-qat.onnx.engine.profile.json") +
+                  " --fail-on latency:+50%";
+  auto sums = run_trtlens(p);
+  EXPECT_EQ(sums.exit_code, 0) << sums.err;
+  EXPECT_NE(sums.err.find("not measured latency"), std::string::npos) << sums.err;
+  // Measured on one side only: not like with like, an input error.
+  auto mixed = run_trtlens("diff --base " + side("fp16", "resnet") + " --head " +
+                           shell_quote(dir + "qat/resnet-qat.onnx.engine.graph.json") + " " +
+                           shell_quote(dir + "qat/resnet-qat.onnx.engine.profile.json") +
+                           " --fail-on latency:+5%");
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.err;
+}
+
+TEST(DiffFormats, MarkdownAndCsvCarryHeadlineAndGates) {
+  TRTLENS_REQUIRE_SHARED();
+  std::string cmd = "diff " + shell_quote(a100("fp16")) + " " + shell_quote(a100("qat")) +
+                    " --fail-on new-fp32,reformats:+11 --format ";
+  auto md = run_trtlens(cmd + "md");
+  EXPECT_EQ(md.exit_code, 1);
+  EXPECT_NE(md.out.find("**Gates: FAIL**"), std::string::npos);
+  EXPECT_NE(md.out.find("| new-fp32 | FAIL |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("| reformats:+11 | ok |"), std::string::npos);
+  EXPECT_NE(md.out.find("precision transitions"), std::string::npos);
+  EXPECT_NE(md.out.find("### Top changes"), std::string::npos);
+  EXPECT_LT(md.out.find("### Gates"), md.out.find("<details>"));
+
+  auto csv = run_trtlens(cmd + "csv");
+  std::istringstream in(csv.out);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line.rfind("section,kind,what,base,head,delta,unit,delta_percent,", 0), 0u) << line;
+  size_t numeric = 0, gates = 0;
+  while (std::getline(in, line)) {
+    gates += line.rfind("gate,", 0) == 0;
+    // A change row with a unit: its delta column parses as a plain number.
+    if (line.rfind("change,reformat,count,", 0) == 0) {
+      std::vector<std::string> cells;
+      std::stringstream ss(line);
+      for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+      ASSERT_GE(cells.size(), 7u);
+      EXPECT_EQ(cells[6], "layers");
+      EXPECT_EQ(std::stod(cells[5]), 10.0);  // LayerType Reformat: 2 -> 12
+      ++numeric;
+    }
+  }
+  EXPECT_EQ(gates, 2u);
+  EXPECT_EQ(numeric, 1u);
+}
+
+TEST(Compare, ThreeBuildsAlignedToTheFirst) {
+  TRTLENS_REQUIRE_SHARED();
+  std::string dir = shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/";
+  std::string fp32 = dir + "fp32/resnet.onnx.engine.graph.json";
+  std::string fp16 = dir + "fp16/resnet.onnx.engine.graph.json";
+  std::string qat = dir + "qat/resnet-qat.onnx.engine.graph.json";
+  auto r = run_trtlens(
+      "compare " + shell_quote(fp32) + " " + shell_quote(fp16) + " " + shell_quote(qat) + "+" +
+      shell_quote(dir + "qat/resnet-qat.onnx.engine.profile.json") + " --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "trtlens-compare/1");
+  ASSERT_EQ(j["builds"].size(), 3u);
+  EXPECT_EQ(j["builds"][0]["layers"], 32);  // "Layers" entries in each file
+  EXPECT_EQ(j["builds"][1]["layers"], 36);
+  EXPECT_EQ(j["builds"][2]["layers"], 37);
+  EXPECT_EQ(j["builds"][2]["latency"]["source"], "profile-sum");
+  // Every layer of every build is on exactly one row.
+  std::vector<std::set<int>> seen(3);
+  for (const auto& row : j["rows"])
+    for (size_t k = 0; k < 3; ++k)
+      if (!row["builds"][k].is_null())
+        EXPECT_TRUE(seen[k].insert(row["builds"][k]["index"].get<int>()).second);
+  EXPECT_EQ(seen[0].size(), 32u);
+  EXPECT_EQ(seen[1].size(), 36u);
+  EXPECT_EQ(seen[2].size(), 37u);
+  // The first conv's precision across the three builds, read off the files: FP32, FP16, INT8.
+  for (const auto& row : j["rows"])
+    if (row["name"] == "Conv_0 + Relu_1") {
+      EXPECT_EQ(row["builds"][0]["precision"], "FP32");
+      EXPECT_EQ(row["builds"][1]["precision"], "FP16");
+      EXPECT_EQ(row["builds"][2]["precision"], "INT8");
+    }
+  for (const char* fmt : {"table", "csv", "md", "html"}) {
+    auto o =
+        run_trtlens("compare " + shell_quote(fp32) + " " + shell_quote(fp16) + " --format " + fmt);
+    EXPECT_EQ(o.exit_code, 0) << fmt << o.err;
+    EXPECT_NE(o.out.find("TiledPooling"), std::string::npos) << fmt;  // fp32's MaxPool_2
+  }
+  EXPECT_EQ(run_trtlens("compare " + shell_quote(fp32)).exit_code, 2);
+  EXPECT_EQ(run_trtlens("compare " + shell_quote(fp32) + " /nonexistent+/x.json").exit_code, 2);
+}
+
+}  // namespace
 }  // namespace trtlens

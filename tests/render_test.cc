@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "analysis/classify.h"
 #include "ingest/load.h"
 #include "io/input.h"
 #include "render/dot.h"
@@ -163,6 +164,7 @@ TEST(RenderEscape, BinaryOutputsOfTheInjectionFixture) {
 
 TEST(RenderDot, SeedGraphShapeAndTooltips) {
   Capture c = test::load({fixture("seed000_int8.log")});
+  classify_layers(c);  // the dashed style is the role's
   const Build* b = c.final_build();
   ASSERT_NE(b, nullptr);
   DotGraph g = engine_dot(*b);

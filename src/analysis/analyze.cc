@@ -1,28 +1,32 @@
 #include "analysis/analyze.h"
-#include "analysis/memory.h"  // memory (issue 3)
 
-#include "analysis/provenance.h"
-#include "analysis/time.h"  // issue 4
-
+#include "analysis/classify.h"
 #include "analysis/findings.h"
+#include "analysis/memory.h"
+#include "analysis/provenance.h"
+#include "analysis/time.h"
 
 namespace trtlens {
 
 void analyze(Capture& capture, const AnalysisOptions& options) {
-  (void)options;
-  // 1. provenance: layer -> ONNX nodes (issue 5)
-  compute_provenance(capture);
-
-  // 2. time: profile rows joined to layers (issue 4)
+  // Profile rows joined to layers, trace statistics, the run's latency.
   analyze_time(capture);
 
-  // 3. memory: tensor bytes, TensorRT's figures, liveness (issue 3)
+  // Roles read the joined profile (a layer reported at 0 ms is elided); everything below
+  // reads the roles.
+  classify_layers(capture);
+  for (Build& b : capture.builds) group_times(b);
+
+  // Layer -> ONNX nodes (the memory figures below read the nodes' initializers).
+  compute_provenance(capture);
+
+  // Tensor bytes, TensorRT's figures, liveness.
   analyze_memory(capture, options.shapes);
 
-  // 4. findings, last: they read everything above (issue 8)
-  capture.findings = run_findings(capture, options.ignore_findings);
+  compute_totals(capture);
 
-  (void)capture;
+  // Findings, last: they read everything above.
+  capture.findings = run_findings(capture, options.ignore_findings);
 }
 
 }  // namespace trtlens

@@ -15,17 +15,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::optional<uint64_t> tensor_bytes(const Tensor& t) {
-  auto bits = dtype_bits(t.dtype);
-  if (!bits || !t.has_dims) return std::nullopt;
-  uint64_t n = 1;
-  for (int64_t d : t.dims) {
-    if (d < 0) return std::nullopt;
-    n *= uint64_t(d);
-  }
-  return n * uint64_t(*bits) / 8;
-}
-
 // Canonical layout label, comparable across versions: dtype plus vector width; the verbatim
 // format string only when both sides gave one.
 std::string format_label(const Tensor& t, bool verbatim) {
@@ -61,17 +50,8 @@ const RunInfo* perf_run(const Capture& c) {
   return found;
 }
 
-std::optional<double> latency_of(const Capture& c) {
-  const RunInfo* r = perf_run(c);
-  if (!r) return std::nullopt;
-  std::optional<double> mean;
-  for (const auto& f : r->perf) {
-    if (f.metric != "Latency") continue;
-    if (f.stat == "median") return f.value;
-    if (f.stat == "mean") mean = f.value;
-  }
-  return mean;
-}
+// A running reformat (Layer::role, set by the analysis stage).
+bool reformat_layer(const Layer& l) { return l.role == LayerRole::Reformat; }
 
 DiffSide side_of(const Capture& c, const Build& b) {
   DiffSide s;
@@ -81,23 +61,17 @@ DiffSide side_of(const Capture& c, const Build& b) {
     for (const auto& r : c.runs)
       if (!r.trt_version.empty()) s.trt_version = r.trt_version;
   s.layers = b.layers.size();
-  double total = 0, ref_ms = 0;
-  bool any_time = false;
-  for (const auto& l : b.layers) {
-    if (l.time.average_ms) {
-      total += *l.time.average_ms;
-      any_time = true;
-    }
-    if (!is_reformat(l)) continue;
-    ++s.reformats;
-    for (const auto& t : l.outputs) s.reformat_bytes += tensor_bytes(t).value_or(0);
-    if (l.time.average_ms) ref_ms += *l.time.average_ms;
-  }
-  if (any_time) {
-    s.total_ms = total;
-    s.reformat_ms = ref_ms;
-  }
-  s.latency_ms = latency_of(c);
+  // The build's own totals (analysis/classify), so diff prints what summary and json print.
+  const BuildTotals& t = b.totals;
+  s.running_layers = t.running_layers;
+  s.reformats = t.reformat_layers;
+  s.reformat_bytes = t.reformat_bytes;
+  s.reformat_ms = t.reformat_ms;
+  s.sum_layer_ms = t.sum_layer_ms;
+  s.weights_bytes = t.weights_bytes;
+  s.peak_activation_bytes = t.peak_activation_bytes;
+  s.engine_size_mib = b.memory.engine_size_mib;
+  s.latency = b.latency;
   return s;
 }
 
@@ -125,6 +99,7 @@ class Differ {
     fusion();
     for (const auto& p : out_.alignment.pairs) pair(p);
     node_precision();
+    transitions();
     reformats();
     build_memory();
     version();
@@ -132,6 +107,7 @@ class Differ {
                merged(hc_.runs, &RunInfo::build_options));
     key_values("device", merged(bc_.runs, &RunInfo::device), merged(hc_.runs, &RunInfo::device));
     perf();
+    headline();
   }
 
  private:
@@ -176,7 +152,8 @@ class Differ {
     if (p.base < 0 || p.head < 0) {
       if (p.fusion_group >= 0) return;
       const Layer& l = p.base >= 0 ? b_.layers[size_t(p.base)] : h_.layers[size_t(p.head)];
-      if (is_reformat(l)) return;  // counted by reformats()
+      if (reformat_layer(l)) return;            // counted by reformats()
+      if (l.role == LayerRole::Elided) return;  // costs nothing: in the running-layer count
       auto& c = add(p.base >= 0 ? "removed" : "added", l.type, p.base >= 0 ? json(l.name) : json(),
                     p.base >= 0 ? json() : json(l.name));
       (p.base >= 0 ? c.base_layers : c.head_layers).push_back(l.name);
@@ -201,11 +178,7 @@ class Differ {
         layer_change("tactic", "kernel", bl.tactic_name, hl.tactic_name);
       formats(bl, hl, "input", bl.inputs, hl.inputs, layer_change);
       formats(bl, hl, "output", bl.outputs, hl.outputs, layer_change);
-      if ((bl.onnx_nodes.empty() || hl.onnx_nodes.empty()) && !is_reformat(bl) &&
-          !is_reformat(hl)) {
-        std::string bp = layer_precision(bl), hp = layer_precision(hl);
-        if (!bp.empty() && !hp.empty() && bp != hp) layer_change("precision", "layer", bp, hp);
-      }
+      precision(bl, hl, layer_change);
       if (bl.time.average_ms && hl.time.average_ms && *bl.time.average_ms != *hl.time.average_ms) {
         auto& c = layer_change("time", "layer", *bl.time.average_ms, *hl.time.average_ms);
         c.unit = "ms";
@@ -218,6 +191,20 @@ class Differ {
     mem("host persistent", bl.memory.host_persistent, hl.memory.host_persistent);
     mem("device persistent", bl.memory.device_persistent, hl.memory.device_persistent);
     mem("scratch", bl.memory.scratch, hl.memory.scratch);
+  }
+
+  // Compute precision (first input) and output dtype of a computing layer pair; the compute
+  // precision is what the transition headline and the precision gates count.
+  template <class F>
+  void precision(const Layer& bl, const Layer& hl, F& layer_change) {
+    if (!computes(bl) || !computes(hl)) return;
+    std::string bp = layer_precision(bl), hp = layer_precision(hl);
+    if (!bp.empty() && !hp.empty()) {
+      ++layer_transitions_[{bp, hp}];
+      if (bp != hp) layer_change("precision", "layer", bp, hp);
+    }
+    std::string bo = output_dtype(bl), ho = output_dtype(hl);
+    if (!bo.empty() && !ho.empty() && bo != ho) layer_change("precision", "layer output", bo, ho);
   }
 
   template <class F>
@@ -236,20 +223,37 @@ class Differ {
     }
   }
 
+  // Per ONNX node carried by both sides, where the layers holding it are partners or in one
+  // fusion group (across separate exports, equal node names can be different nodes).
   void node_precision() {
+    std::vector<int> partner(b_.layers.size(), -1), bgroup(b_.layers.size(), -1),
+        hgroup(h_.layers.size(), -1);
+    for (const auto& p : out_.alignment.pairs) {
+      if (p.base >= 0) {
+        partner[size_t(p.base)] = p.head;
+        bgroup[size_t(p.base)] = p.fusion_group;
+      }
+      if (p.head >= 0) hgroup[size_t(p.head)] = p.fusion_group;
+    }
     std::unordered_map<std::string, int> head_of_node;
     for (size_t h = 0; h < h_.layers.size(); ++h)
       for (const auto& n : h_.layers[h].onnx_nodes) head_of_node.emplace(n, int(h));
-    for (const auto& bl : b_.layers) {
-      if (is_reformat(bl)) continue;
+    std::unordered_set<std::string> done;
+    for (size_t b = 0; b < b_.layers.size(); ++b) {
+      const Layer& bl = b_.layers[b];
+      if (!computes(bl)) continue;
       std::string bp = layer_precision(bl);
       for (const auto& n : bl.onnx_nodes) {
         auto it = head_of_node.find(n);
-        if (it == head_of_node.end()) continue;
-        const Layer& hl = h_.layers[size_t(it->second)];
-        if (is_reformat(hl)) continue;
+        if (it == head_of_node.end() || !done.insert(n).second) continue;
+        int h = it->second;
+        bool related = partner[b] == h || (bgroup[b] >= 0 && bgroup[b] == hgroup[size_t(h)]);
+        const Layer& hl = h_.layers[size_t(h)];
+        if (!related || !computes(hl)) continue;
         std::string hp = layer_precision(hl);
-        if (bp.empty() || hp.empty() || bp == hp) continue;
+        if (bp.empty() || hp.empty()) continue;
+        ++node_transitions_[{bp, hp}];
+        if (bp == hp) continue;
         auto& c = add("precision", "node", bp, hp);
         c.base_layers = {bl.name};
         c.head_layers = {hl.name};
@@ -258,24 +262,40 @@ class Differ {
     }
   }
 
+  void transitions() {
+    std::map<std::pair<std::string, std::string>, PrecisionTransition> all;
+    for (const auto& [k, n] : layer_transitions_) all[k].layers = n;
+    for (const auto& [k, n] : node_transitions_) all[k].nodes = n;
+    for (auto& [k, t] : all) {
+      if (k.first == k.second) continue;
+      t.from = k.first;
+      t.to = k.second;
+      out_.transitions.push_back(t);
+    }
+    std::stable_sort(out_.transitions.begin(), out_.transitions.end(),
+                     [](const PrecisionTransition& x, const PrecisionTransition& y) {
+                       return std::tie(y.layers, y.nodes) < std::tie(x.layers, x.nodes);
+                     });
+    for (const auto& g : out_.alignment.fusion_groups) ++out_.fusion_changes[g.what];
+  }
+
   void reformats() {
     const DiffSide &bs = out_.base_side, &hs = out_.head_side;
     std::vector<std::string> removed, added;
     for (const auto& p : out_.alignment.pairs) {
-      if (p.base >= 0 && p.head < 0 && is_reformat(b_.layers[size_t(p.base)]))
+      if (p.base >= 0 && p.head < 0 && reformat_layer(b_.layers[size_t(p.base)]))
         removed.push_back(b_.layers[size_t(p.base)].name);
-      if (p.head >= 0 && p.base < 0 && is_reformat(h_.layers[size_t(p.head)]))
+      if (p.head >= 0 && p.base < 0 && reformat_layer(h_.layers[size_t(p.head)]))
         added.push_back(h_.layers[size_t(p.head)].name);
     }
-    if (bs.reformats == hs.reformats && bs.reformat_bytes == hs.reformat_bytes && removed.empty() &&
-        added.empty())
-      return;
-    auto& c = add("reformat", "count", int64_t(bs.reformats), int64_t(hs.reformats));
-    c.unit = "layers";
-    c.base_layers = std::move(removed);
-    c.head_layers = std::move(added);
-    if (bs.reformat_bytes != hs.reformat_bytes)
-      add("reformat", "bytes", bs.reformat_bytes, hs.reformat_bytes).unit = "bytes";
+    if (bs.reformats != hs.reformats || !removed.empty() || !added.empty()) {
+      auto& c = add("reformat", "count", opt_json(bs.reformats), opt_json(hs.reformats));
+      c.unit = "layers";
+      c.base_layers = std::move(removed);
+      c.head_layers = std::move(added);
+    }
+    if (bs.reformat_bytes && hs.reformat_bytes && *bs.reformat_bytes != *hs.reformat_bytes)
+      add("reformat", "bytes", *bs.reformat_bytes, *hs.reformat_bytes).unit = "bytes";
     if (bs.reformat_ms && hs.reformat_ms && *bs.reformat_ms != *hs.reformat_ms)
       add("reformat", "time", *bs.reformat_ms, *hs.reformat_ms).unit = "ms";
   }
@@ -336,6 +356,56 @@ class Differ {
     }
   }
 
+  void headline() {
+    const DiffSide &b = out_.base_side, &h = out_.head_side;
+    auto fig = [&](const char* key, std::string label, std::optional<double> x,
+                   std::optional<double> y, const char* unit) -> HeadlineFigure& {
+      HeadlineFigure f;
+      f.key = key;
+      f.label = std::move(label);
+      f.base = x;
+      f.head = y;
+      f.unit = unit;
+      if (x && y) {
+        f.delta = *y - *x;
+        if (*x != 0) f.percent = (*y - *x) / *x * 100;
+      }
+      out_.headline.push_back(std::move(f));
+      return out_.headline.back();
+    };
+    auto dbl = [](const auto& v) { return v ? std::optional<double>(double(*v)) : std::nullopt; };
+    const Latency &bl = b.latency, &hl = h.latency;
+    out_.latency_source = bl.source == hl.source
+                              ? to_string(bl.source)
+                              : std::string(to_string(bl.source)) + " vs " + to_string(hl.source);
+    bool median = bl.median_ms && hl.median_ms;
+    bool sums =
+        bl.source == Latency::Source::ProfileSum && hl.source == Latency::Source::ProfileSum;
+    auto& lat = fig("latency",
+                    sums     ? "latency (profile sum)"
+                    : median ? "latency (median)"
+                             : "latency (mean)",
+                    median ? bl.median_ms : bl.mean_ms, median ? hl.median_ms : hl.mean_ms, "ms");
+    lat.note = out_.latency_source;
+    if (bl.source == Latency::Source::None || hl.source == Latency::Source::None)
+      lat.note += "; a side has no latency";
+    else if (!bl.measured() || !hl.measured())
+      lat.note += "; a sum of per-layer profile times is not a measurement";
+    if (bl.source == Latency::Source::Times && hl.source == Latency::Source::Times)
+      lat.note +=
+          "; " + std::to_string(bl.queries) + " vs " + std::to_string(hl.queries) + " queries";
+    if (bl.p99_ms || hl.p99_ms) fig("latency_p99", "latency (p99)", bl.p99_ms, hl.p99_ms, "ms");
+    fig("sum_layer_ms", "sum of layer times", b.sum_layer_ms, h.sum_layer_ms, "ms");
+    fig("running_reformats", "running reformats", dbl(b.reformats), dbl(h.reformats), "layers");
+    fig("reformat_ms", "reformat time", b.reformat_ms, h.reformat_ms, "ms");
+    fig("running_layers", "running layers", dbl(b.running_layers), dbl(h.running_layers), "layers");
+    fig("weights_bytes", "weights", dbl(b.weights_bytes), dbl(h.weights_bytes), "bytes");
+    fig("peak_activation_bytes", "peak activations", dbl(b.peak_activation_bytes),
+        dbl(h.peak_activation_bytes), "bytes");
+    fig("engine_size_mib", "engine size", b.engine_size_mib, h.engine_size_mib, "MiB");
+  }
+
+  std::map<std::pair<std::string, std::string>, size_t> layer_transitions_, node_transitions_;
   const Capture& bc_;
   const Build& b_;
   const Capture& hc_;
@@ -345,11 +415,22 @@ class Differ {
 
 }  // namespace
 
+std::string output_dtype(const Layer& l) {
+  return l.outputs.empty() ? std::string() : l.outputs.front().dtype;
+}
+
+bool computes(const Layer& l) {
+  if (l.role != LayerRole::Unknown) return l.role == LayerRole::Runs;
+  return !is_reformat(l) && l.type != "NoOp";
+}
+
 std::string layer_precision(const Layer& l) {
   for (const auto* ts : {&l.inputs, &l.outputs})
     if (!ts->empty() && !ts->front().dtype.empty()) return ts->front().dtype;
   return "";
 }
+
+DiffSide diff_side(const Capture& capture, const Build& build) { return side_of(capture, build); }
 
 DiffResult diff_builds(const Capture& base_capture, const Build& base, const Capture& head_capture,
                        const Build& head) {
@@ -395,30 +476,66 @@ GateRule parse_gate_rule(const std::string& text) {
   return r;
 }
 
+namespace {
+
+std::string ms_text(double v) { return fmt_num(v) + " ms"; }
+
+// Latency gates compare like with like: two measurements (an --exportTimes trace or a
+// performance summary: median, else mean), or, when neither side has one, two profile sums
+// (with a warning: a per-layer profile is not an end-to-end measurement). One side measured
+// and the other not cannot be judged.
+void latency_gate(const DiffResult& d, const GateRule& r, GateResult& g) {
+  const Latency &b = d.base_side.latency, &h = d.head_side.latency;
+  auto figure = [](const Latency& l) { return l.median_ms ? l.median_ms : l.mean_ms; };
+  if (b.source == Latency::Source::None || h.source == Latency::Source::None || !figure(b) ||
+      !figure(h)) {
+    g.evaluated = false;
+    g.message =
+        "no latency on both sides (give an --exportTimes trace, a run log or a profile "
+        "for base and head)";
+    return;
+  }
+  if (b.measured() != h.measured()) {
+    g.evaluated = false;
+    g.message = std::string("cannot compare a measured latency with a sum of layer times (") +
+                to_string(b.source) + " vs " + to_string(h.source) + ")";
+    return;
+  }
+  double x = *figure(b), y = *figure(h);
+  if (x <= 0) {
+    g.evaluated = false;
+    g.message = "base latency is not positive";
+    return;
+  }
+  g.base = x;
+  g.head = y;
+  double pct = (y - x) / x * 100;
+  g.breached = pct >= r.threshold;
+  std::string src = b.source == h.source
+                        ? to_string(b.source)
+                        : std::string(to_string(b.source)) + " vs " + to_string(h.source);
+  const char* what = !b.measured()                ? "profile sum "
+                     : b.median_ms && h.median_ms ? "median latency "
+                                                  : "mean latency ";
+  g.message = std::string(what) + ms_text(x) + " -> " + ms_text(y) + " (" + (pct >= 0 ? "+" : "") +
+              fmt_num(pct) + "%, " + src + ")";
+  if (!b.measured())
+    g.warning = "both sides are sums of per-layer profile times, not measured latency";
+  else if (b.source != h.source)
+    g.warning = "the two sides measured latency differently (" + src + ")";
+}
+
+}  // namespace
+
 std::vector<GateResult> evaluate_gates(const DiffResult& d, const std::vector<GateRule>& rules) {
   std::vector<GateResult> out;
   for (const auto& r : rules) {
     GateResult g;
     g.rule = r.text;
     if (r.name == "latency") {
-      std::optional<double> b = d.base_side.latency_ms, h = d.head_side.latency_ms;
-      std::string what = "latency";
-      if (!b || !h) {
-        b = d.base_side.total_ms;
-        h = d.head_side.total_ms;
-        what = "sum of layer times";
-      }
-      if (!b || !h || *b <= 0) {
-        g.evaluated = false;
-        g.message = "no latency on both sides (give a run log or a profile for base and head)";
-      } else {
-        double pct = (*h - *b) / *b * 100;
-        g.breached = pct >= r.threshold;
-        g.message = what + " " + fmt_num(*b) + " -> " + fmt_num(*h) + " ms (" +
-                    (pct >= 0 ? "+" : "") + fmt_num(pct) + "%)";
-      }
+      latency_gate(d, r, g);
     } else if (r.name == "layer-time") {
-      if (!d.base_side.total_ms || !d.head_side.total_ms) {
+      if (!d.base_side.sum_layer_ms || !d.head_side.sum_layer_ms) {
         g.evaluated = false;
         g.message = "no per-layer times on both sides (give a profile for base and head)";
       } else {
@@ -442,32 +559,39 @@ std::vector<GateResult> evaluate_gates(const DiffResult& d, const std::vector<Ga
                     (n ? " (worst: " + worst + ")" : "");
       }
     } else if (r.name == "reformats") {
-      double delta = double(d.head_side.reformats) - double(d.base_side.reformats);
-      g.breached = delta >= r.threshold;
-      g.message = "reformat layers " + std::to_string(d.base_side.reformats) + " -> " +
-                  std::to_string(d.head_side.reformats);
+      const auto &b = d.base_side.reformats, &h = d.head_side.reformats;
+      if (!b || !h) {
+        g.evaluated = false;
+        g.message = "the inputs do not say which layers are reformats (names-only listing)";
+      } else {
+        double delta = double(*h) - double(*b);
+        g.base = double(*b);
+        g.head = double(*h);
+        g.breached = delta >= r.threshold;
+        g.message = "running reformat layers " + std::to_string(*b) + " -> " + std::to_string(*h);
+      }
     } else {
       bool drop = r.name == "precision-drop";
       std::vector<std::string> hits;
       for (const auto& c : d.changes) {
-        if (c.kind == "precision") {
-          std::string b = c.base.get<std::string>(), h = c.head.get<std::string>();
-          bool hit = drop ? (quantized(b) && !quantized(h)) : (h == "FP32" && b != "FP32");
-          if (hit)
-            hits.push_back((c.onnx_nodes.empty() ? c.head_layers.front() : c.onnx_nodes.front()) +
-                           ": " + b + " -> " + h);
-        }
+        if (c.kind != "precision" || (c.what != "layer" && c.what != "node")) continue;
+        std::string b = c.base.get<std::string>(), h = c.head.get<std::string>();
+        bool hit = drop ? (quantized(b) && !quantized(h)) : (h == "FP32" && b != "FP32");
+        if (hit)
+          hits.push_back((c.onnx_nodes.empty() ? c.head_layers.front() : c.onnx_nodes.front()) +
+                         ": " + b + " -> " + h);
       }
       if (!drop)
         for (const auto& p : d.alignment.pairs)
           if (p.base < 0 && p.head >= 0 && p.fusion_group < 0) {
             const Layer& l = d.head->layers[size_t(p.head)];
-            if (!is_reformat(l) && layer_precision(l) == "FP32")
+            if (computes(l) && layer_precision(l) == "FP32")
               hits.push_back(l.name + ": new layer in FP32");
           }
       g.breached = !hits.empty();
-      g.message = std::to_string(hits.size()) +
-                  (drop ? " node(s)/layer(s) left INT8/FP8" : " node(s)/layer(s) newly in FP32");
+      g.head = double(hits.size());
+      g.message = std::to_string(hits.size()) + (drop ? " layer(s)/node(s) no longer quantized"
+                                                      : " layer(s)/node(s) newly in FP32");
       if (!hits.empty()) g.message += " (first: " + hits.front() + ")";
     }
     out.push_back(std::move(g));

@@ -47,6 +47,37 @@ std::optional<WeightsEntry> weights_entry(const nlohmann::ordered_json& attrs, c
   return e;
 }
 
+// Every weight-bearing key of a layer: "Weights" / "Bias", and the prefixed keys of fused
+// layers (a ConvActPool layer has "ConvWeights" and "ConvBias"). Biases are kept apart, as
+// TREx's weights figure leaves them out.
+struct StoredWeights {
+  std::optional<uint64_t> weight_count;  // elements of the weights keys
+  std::optional<uint64_t> weight_bytes, bias_bytes;
+};
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+StoredWeights stored_weights(const nlohmann::ordered_json& attrs) {
+  StoredWeights out;
+  auto add = [](std::optional<uint64_t>& sum, std::optional<uint64_t> v) {
+    sum = sum.value_or(0) + v.value_or(0);
+  };
+  for (auto it = attrs.begin(); it != attrs.end(); ++it) {
+    const bool weights = ends_with(it.key(), "Weights");
+    const bool bias = ends_with(it.key(), "Bias");
+    if (!weights && !bias) continue;
+    auto e = weights_entry(attrs, it.key().c_str());
+    if (!e) continue;
+    if (weights) {
+      add(out.weight_count, e->count);
+      add(out.weight_bytes, element_bytes(e->dtype, e->count));
+    } else {
+      add(out.bias_bytes, element_bytes(e->dtype, e->count));
+    }
+  }
+  return out;
+}
+
 std::optional<int64_t> int_attr(const nlohmann::ordered_json& attrs, const char* key) {
   auto it = attrs.find(key);
   if (it == attrs.end() || !it->is_number_integer()) return std::nullopt;
@@ -240,9 +271,10 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
     bm.layers_with_unknown_size = 0;
     for (Layer& l : b.layers) {
       LayerMemory& m = l.memory;
-      const bool has_tensors = !b.names_only && !(l.inputs.empty() && l.outputs.empty());
-      m.input_bytes = has_tensors ? sum_sizes(l.inputs) : std::nullopt;
-      m.output_bytes = has_tensors ? sum_sizes(l.outputs) : std::nullopt;
+      // A layer without tensors (a stream event) moves 0 bytes; a names-only listing says
+      // nothing either way.
+      m.input_bytes = b.names_only ? std::nullopt : sum_sizes(l.inputs);
+      m.output_bytes = b.names_only ? std::nullopt : sum_sizes(l.outputs);
 
       // The seed sizes weights at the layer's first input element size.
       std::optional<int> in_bits;
@@ -255,11 +287,11 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       m.weight_source.clear();
       m.weight_nodes.clear();
       const auto& attrs = l.attributes;
-      auto weights = weights_entry(attrs, "Weights");
-      auto bias = weights_entry(attrs, "Bias");
-      if (weights) {
-        m.weight_bytes = at_input_size(weights->count);
-        m.weights_stored_bytes = element_bytes(weights->dtype, weights->count);
+      auto stored = stored_weights(attrs);
+      m.weights_stored_bytes = stored.weight_bytes;
+      m.bias_stored_bytes = stored.bias_bytes;
+      if (stored.weight_count) {
+        m.weight_bytes = at_input_size(*stored.weight_count);
         m.weight_source = "layer-json";
       } else if (auto k = int_attr(attrs, "OutMaps"); k && attrs.contains("Kernel") &&
                                                       !l.inputs.empty() &&
@@ -280,7 +312,6 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
         m.weight_bytes = 0;  // detailed JSON lists Weights for every layer that has them
         m.weight_source = "layer-json";
       }
-      if (bias) m.bias_stored_bytes = element_bytes(bias->dtype, bias->count);
       if (m.weight_source.empty()) {
         if (auto w = onnx_weights(l, c.onnx)) {
           m.weight_bytes = at_input_size(w->elements);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analysis/layer_names.h"
 
@@ -53,9 +54,12 @@ void dedupe_nodes(OnnxModel& m) {
 void infer_nodes(OnnxModel& m, const Build& b) {
   std::set<std::string> seen;
   for (const auto& n : m.nodes) seen.insert(n.name);
+  // A local set: each push_back would make is_initializer() rebuild its index (quadratic).
+  std::unordered_set<std::string> inits;
+  for (const auto& v : m.initializers) inits.insert(v.name);
   auto add = [&](const std::string& name) {
-    if (looks_like_initializer(name) || m.is_initializer(name)) {
-      if (!m.is_initializer(name)) m.initializers.push_back(OnnxValue{name, "", {}, false});
+    if (inits.count(name) || looks_like_initializer(name)) {
+      if (inits.insert(name).second) m.initializers.push_back(OnnxValue{name, "", {}, false});
       return;
     }
     if (!seen.insert(name).second) return;

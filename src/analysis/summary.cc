@@ -14,9 +14,7 @@ std::vector<std::pair<std::string, size_t>> by_count(const std::map<std::string,
 
 }  // namespace
 
-bool is_reformat(const Layer& layer) {
-  return layer.type == "Reformat" || layer.name.rfind("Reformatting CopyNode for ", 0) == 0;
-}
+bool is_reformat(const Layer& layer) { return layer.role == LayerRole::Reformat; }
 
 std::string output_precision(const Layer& layer) {
   return layer.outputs.empty() ? std::string() : layer.outputs.front().dtype;

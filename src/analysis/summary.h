@@ -9,6 +9,7 @@
 
 namespace trtlens {
 
+// A reformat that runs (Layer::role, set by classify_layers).
 bool is_reformat(const Layer& layer);
 
 // The precision a layer produces: its first output's dtype ("" when unknown).

@@ -92,18 +92,23 @@ std::vector<TimeGroup> sorted_groups(std::map<std::string, TimeGroup>& m) {
   return out;
 }
 
+}  // namespace
+
 void group_times(Build& b) {
+  if (!b.profile.present) return;
   std::map<std::string, TimeGroup> types, precisions;
   b.profile.reformat = TimeGroup{"reformat"};
   for (const auto& l : b.layers) {
     if (!l.time.average_ms && !l.time.total_ms) continue;
     add_to(types[l.type.empty() ? "?" : l.type], l.time);
     add_to(precisions[precision_or_unknown(l)], l.time);
-    if (is_reformat(l)) add_to(b.profile.reformat, l.time);
+    if (l.role == LayerRole::Reformat) add_to(b.profile.reformat, l.time);
   }
   b.profile.by_type = sorted_groups(types);
   b.profile.by_precision = sorted_groups(precisions);
 }
+
+namespace {
 
 std::optional<double> gpu_compute_of(const RunInfo& r) {
   std::optional<double> mean;
@@ -273,7 +278,6 @@ void analyze_time(Capture& capture) {
   for (auto& b : capture.builds) {
     if (b.profile.present) {
       join_profile(b);
-      group_times(b);
       find_gpu_compute(capture, b);
     }
     find_latency(capture, b);

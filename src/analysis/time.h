@@ -13,6 +13,10 @@ namespace trtlens {
 // and the sums, finds the GPU compute time to compare with, and computes trace statistics.
 void analyze_time(Capture& capture);
 
+// Sums a build's joined profile by layer type, output precision and the running reformats
+// (reads Layer::role: call after classify_layers).
+void group_times(Build& build);
+
 // trtexec's conventions (sampleReporting): median of the sorted values (mean of the middle two
 // when even); percentile p = sorted[max(n - 1 - int((1 - p/100) * n), 0)] in float arithmetic;
 // CV = population standard deviation / mean * 100; drift = mean of the first 10 % (at least one

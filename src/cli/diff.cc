@@ -63,24 +63,29 @@ int run_diff(const DiffOptions& o) {
     write_html_diff(bc, *d.base, hc, *d.head, diff_html_rows(d), ro, out.stream(),
                     d.base_side.label, d.head_side.label);
     for (const auto& note : ro.notes) std::cerr << "trtlens: " << escape_terminal(note) << '\n';
-  }
-  else if (o.common.format == "table")
+  } else if (o.common.format == "table")
     write_diff_terminal(d, gates, out.stream());
+  else if (o.common.format == "md")
+    write_diff_markdown(d, gates, out.stream());
   else
-    write_table(diff_changes_table(d), o.common.format, out.stream());
+    write_table(diff_csv_table(d, gates), "csv", out.stream());
 
   int rc = 0;
   for (const auto& g : gates) {
     if (!g.evaluated) {
       std::cerr << "trtlens: --fail-on " << escape_terminal(g.rule) << ": "
                 << escape_terminal(g.message) << '\n';
-      return 2;
+      rc = 2;
+      continue;
     }
+    if (!g.warning.empty() && !o.common.quiet)
+      std::cerr << "trtlens: warning: --fail-on " << escape_terminal(g.rule) << ": "
+                << escape_terminal(g.warning) << '\n';
     if (g.breached) {
       if (o.common.format != "table")
         std::cerr << "trtlens: --fail-on " << escape_terminal(g.rule)
                   << " breached: " << escape_terminal(g.message) << '\n';
-      rc = 1;
+      if (rc == 0) rc = 1;
     }
   }
   return rc;
@@ -90,8 +95,9 @@ int run_diff(const DiffOptions& o) {
 
 void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds) {
   auto o = std::make_shared<DiffOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "diff", "Compare two builds layer by layer (aligned by ONNX node, name, then signature)");
+  CLI::App* cmd = app.add_subcommand("diff",
+                                     "Compare two builds layer by layer (aligned by weight names, "
+                                     "name, ONNX node, then signature)");
   cmd->add_option("inputs", o->positional, "Short form: BASE HEAD (one file or bundle each)");
   cmd->add_option("--base", o->base, "Files of the base capture")->expected(1, -1);
   cmd->add_option("--head", o->head, "Files of the head capture")->expected(1, -1);

@@ -8,6 +8,10 @@
 #include "render/views.h"
 #include "version.h"
 
+namespace trtlens {
+void register_compare(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+}
+
 int main(int argc, char** argv) {
   using namespace trtlens;
   CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports"};
@@ -28,6 +32,7 @@ int main(int argc, char** argv) {
 
   // diff (issue 6)
   register_diff(app, commands);
+  register_compare(app, commands);
 
   // dot, report (issue 7)
   register_dot(app, commands);
@@ -36,7 +41,6 @@ int main(int argc, char** argv) {
 
   // findings (issue 8)
   register_findings(app, commands);
-
 
   try {
     app.parse(argc, argv);

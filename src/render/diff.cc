@@ -70,17 +70,76 @@ std::vector<const DiffChange*> ranked(const DiffResult& d) {
   return v;
 }
 
+template <class T>
+json opt(const std::optional<T>& v) {
+  return v ? json(*v) : json();
+}
+
+json latency_json(const Latency& l) {
+  json j;
+  j["source"] = to_string(l.source);
+  j["measured"] = l.measured();
+  j["from"] = l.from.empty() ? json() : json(l.from);
+  j["median_ms"] = opt(l.median_ms);
+  j["mean_ms"] = opt(l.mean_ms);
+  j["p99_ms"] = opt(l.p99_ms);
+  j["cv_percent"] = opt(l.cv_percent);
+  j["queries"] = l.queries;
+  return j;
+}
+
 json side_json(const DiffSide& s) {
   json j;
   j["inputs"] = s.label;
   j["trt_version"] = s.trt_version.empty() ? json() : json(s.trt_version);
   j["layers"] = s.layers;
-  j["reformats"] = s.reformats;
-  j["reformat_bytes"] = s.reformat_bytes;
-  j["reformat_ms"] = s.reformat_ms ? json(*s.reformat_ms) : json();
-  j["total_layer_ms"] = s.total_ms ? json(*s.total_ms) : json();
-  j["latency_ms"] = s.latency_ms ? json(*s.latency_ms) : json();
+  j["running_layers"] = opt(s.running_layers);
+  j["reformats"] = opt(s.reformats);
+  j["reformat_bytes"] = opt(s.reformat_bytes);
+  j["reformat_ms"] = opt(s.reformat_ms);
+  j["sum_layer_ms"] = opt(s.sum_layer_ms);
+  j["weights_bytes"] = opt(s.weights_bytes);
+  j["peak_activation_bytes"] = opt(s.peak_activation_bytes);
+  j["engine_size_mib"] = opt(s.engine_size_mib);
+  j["latency"] = latency_json(s.latency);
   return j;
+}
+
+std::string transitions_text(const DiffResult& d) {
+  std::string s;
+  for (const auto& t : d.transitions) {
+    if (!t.layers && !t.nodes) continue;
+    if (!s.empty()) s += ", ";
+    s += t.from + "->" + t.to + ": " + std::to_string(t.layers);
+    if (t.nodes) s += " (" + std::to_string(t.nodes) + " nodes)";
+  }
+  return s.empty() ? "none" : s;
+}
+
+std::string fusion_text(const DiffResult& d) {
+  std::string s;
+  for (const auto& [what, n] : d.fusion_changes)
+    s += (s.empty() ? "" : ", ") + what + " " + std::to_string(n);
+  return s.empty() ? "none" : s;
+}
+
+std::string figure_value(const std::optional<double>& v, const std::string& unit) {
+  if (!v) return "-";
+  return num(*v) + (unit.empty() ? "" : " " + unit);
+}
+
+std::string figure_change(const HeadlineFigure& f) {
+  if (!f.delta) return "";
+  if (*f.delta == 0) return "unchanged";
+  std::string s = (*f.delta > 0 ? "+" : "") + num(*f.delta) + " " + f.unit;
+  if (f.percent)
+    s += " (" + std::string(*f.percent > 0 ? "+" : "") + num(std::round(*f.percent * 10) / 10) +
+         "%)";
+  return s;
+}
+
+const char* gate_status(const GateResult& g) {
+  return g.evaluated ? (g.breached ? "FAIL" : "ok") : "ERROR";
 }
 
 std::map<std::string, size_t> pairs_by(const DiffResult& d, size_t& only_base, size_t& only_head) {
@@ -97,108 +156,16 @@ std::map<std::string, size_t> pairs_by(const DiffResult& d, size_t& only_base, s
   return by;
 }
 
-}  // namespace
-
-json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
-  json j;
-  j["schema"] = "trtlens-diff/1";
-  j["base"] = side_json(d.base_side);
-  j["head"] = side_json(d.head_side);
-  auto pairs = json::array();
-  for (const auto& p : d.alignment.pairs) {
-    json x;
-    x["base"] = p.base >= 0 ? json(d.base->layers[size_t(p.base)].name) : json();
-    x["head"] = p.head >= 0 ? json(d.head->layers[size_t(p.head)].name) : json();
-    x["aligned_by"] = to_string(p.by);
-    if (p.fusion_group >= 0) x["fusion_group"] = p.fusion_group;
-    pairs.push_back(std::move(x));
-  }
-  j["pairs"] = std::move(pairs);
-  auto changes = json::array();
-  for (const auto& c : d.changes) {
-    json x;
-    x["kind"] = c.kind;
-    x["what"] = c.what;
-    x["base"] = c.base;
-    x["head"] = c.head;
-    x["base_layers"] = c.base_layers;
-    x["head_layers"] = c.head_layers;
-    x["onnx_nodes"] = c.onnx_nodes;
-    if (c.delta) x["delta"] = *c.delta;
-    if (!c.unit.empty()) x["unit"] = c.unit;
-    changes.push_back(std::move(x));
-  }
-  j["changes"] = std::move(changes);
-  json s;
-  size_t only_base, only_head;
-  auto by = pairs_by(d, only_base, only_head);
-  s["aligned"] = json::object();
-  for (const char* k : {"onnx", "name", "signature", "none"}) s["aligned"][k] = by[k];
-  s["only_base"] = only_base;
-  s["only_head"] = only_head;
-  s["changes"] = json::object();
-  for (const char* k : kKinds) {
-    size_t n = size_t(std::count_if(d.changes.begin(), d.changes.end(),
-                                    [&](const DiffChange& c) { return c.kind == k; }));
-    if (n) s["changes"][k] = n;
-  }
-  j["summary"] = std::move(s);
-  auto g = json::array();
-  for (const auto& r : gates)
-    g.push_back({{"rule", r.rule},
-                 {"evaluated", r.evaluated},
-                 {"breached", r.breached},
-                 {"message", r.message}});
-  j["gates"] = std::move(g);
-  return j;
-}
-
-TextTable diff_changes_table(const DiffResult& d) {
-  TextTable t;
-  t.headers = {"kind", "what", "base", "head", "delta", "layers", "onnx nodes"};
-  t.right_align = {false, false, false, false, true, false, false};
-  for (const DiffChange* c : ranked(d))
-    t.rows.push_back({c->kind, c->what, value_text(c->base), value_text(c->head), delta_text(*c),
-                      layers_text(*c), join(c->onnx_nodes, ", ")});
-  return t;
-}
-
-void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gates,
-                         std::ostream& os, size_t top) {
-  auto side = [&](const char* label, const DiffSide& s) {
-    os << label << ": " << escape_terminal(s.label) << "  (";
-    if (!s.trt_version.empty()) os << "TensorRT " << escape_terminal(s.trt_version) << ", ";
-    os << s.layers << " layers, " << s.reformats << " reformats";
-    if (s.total_ms) os << ", layer time " << num(*s.total_ms) << " ms";
-    if (s.latency_ms) os << ", latency " << num(*s.latency_ms) << " ms";
-    os << ")\n";
-  };
-  side("base", d.base_side);
-  side("head", d.head_side);
-  size_t only_base, only_head;
-  auto by = pairs_by(d, only_base, only_head);
-  os << "aligned: " << by["onnx"] << " by onnx, " << by["name"] << " by name, " << by["signature"]
-     << " by signature; " << only_base << " only in base, " << only_head << " only in head\n";
-  os << "changes: " << d.changes.size();
-  const char* sep = " (";
-  for (const char* k : kKinds) {
-    size_t n = size_t(std::count_if(d.changes.begin(), d.changes.end(),
-                                    [&](const DiffChange& c) { return c.kind == k; }));
-    if (!n) continue;
-    os << sep << k << ' ' << n;
-    sep = ", ";
-  }
-  os << (d.changes.empty() ? "\n" : ")\n");
-  // The summary folds changes that say the same thing (kind, field, base and head text) about
-  // many layers into one line, so that it fits a screen.
-  auto r = ranked(d);
+// The summary folds changes that say the same thing (kind, field, base and head text) about
+// many layers into one line, so that it fits a screen. Structural facts first.
+std::vector<std::string> summary_lines(const DiffResult& d) {
   struct Line {
     std::string text;
     std::vector<std::string> where;
   };
   std::vector<Line> lines;
   std::map<std::string, size_t> folded;
-  for (const DiffChange* cp : r) {
+  for (const DiffChange* cp : ranked(d)) {
     const DiffChange& c = *cp;
     std::string where = c.onnx_nodes.size() == 1 ? c.onnx_nodes.front() : layers_text(c);
     std::string text;
@@ -227,9 +194,8 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
     lines.push_back({text, {}});
     if (!where.empty()) lines.back().where.push_back(where);
   }
-  if (!lines.empty()) os << "\ntop changes:\n";
-  for (size_t i = 0; i < lines.size() && i < top; ++i) {
-    const Line& l = lines[i];
+  std::vector<std::string> out;
+  for (const auto& l : lines) {
     std::string line = l.text;
     if (l.where.size() > 1) line += "  x" + std::to_string(l.where.size());
     if (!l.where.empty()) {
@@ -238,19 +204,264 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
       if (l.where.size() > 2) line += ", ...";
       line += "]";
     }
-    std::string esc = escape_terminal(line);
-    if (esc.size() > 200) {  // cut on a UTF-8 boundary
-      size_t cut = 197;
-      while (cut > 0 && (static_cast<unsigned char>(esc[cut]) & 0xc0) == 0x80) --cut;
-      esc = esc.substr(0, cut) + "...";
+    if (line.size() > 240) {  // cut on a UTF-8 boundary
+      size_t cut = 237;
+      while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xc0) == 0x80) --cut;
+      line = line.substr(0, cut) + "...";
     }
-    os << "  " << esc << '\n';
+    out.push_back(std::move(line));
+  }
+  return out;
+}
+
+}  // namespace
+
+json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
+  json j;
+  j["schema"] = "trtlens-diff/2";
+  j["base"] = side_json(d.base_side);
+  j["head"] = side_json(d.head_side);
+  json h = json::object();
+  for (const auto& f : d.headline) {
+    json x;
+    x["label"] = f.label;
+    x["base"] = opt(f.base);
+    x["head"] = opt(f.head);
+    x["delta"] = opt(f.delta);
+    x["delta_percent"] = opt(f.percent);
+    x["unit"] = f.unit;
+    if (!f.note.empty()) x["note"] = f.note;
+    h[f.key] = std::move(x);
+  }
+  h["precision_transitions"] = transitions_text(d);
+  h["fusion_changes"] = d.fusion_changes;
+  j["headline"] = std::move(h);
+  j["latency"] = {{"base", latency_json(d.base_side.latency)},
+                  {"head", latency_json(d.head_side.latency)},
+                  {"source", d.latency_source}};
+  auto tr = json::array();
+  for (const auto& t : d.transitions)
+    tr.push_back({{"from", t.from}, {"to", t.to}, {"layers", t.layers}, {"nodes", t.nodes}});
+  j["precision_transitions"] = std::move(tr);
+  auto g = json::array();
+  for (const auto& r : gates) {
+    json x = {{"rule", r.rule},
+              {"status", gate_status(r)},
+              {"evaluated", r.evaluated},
+              {"breached", r.breached},
+              {"message", r.message}};
+    x["warning"] = r.warning.empty() ? json() : json(r.warning);
+    x["base"] = opt(r.base);
+    x["head"] = opt(r.head);
+    g.push_back(std::move(x));
+  }
+  j["gates"] = std::move(g);
+  auto pairs = json::array();
+  for (const auto& p : d.alignment.pairs) {
+    json x;
+    x["base"] = p.base >= 0 ? json(d.base->layers[size_t(p.base)].name) : json();
+    x["head"] = p.head >= 0 ? json(d.head->layers[size_t(p.head)].name) : json();
+    x["base_index"] = p.base >= 0 ? json(p.base) : json();
+    x["head_index"] = p.head >= 0 ? json(p.head) : json();
+    x["aligned_by"] = to_string(p.by);
+    x["confidence"] = p.confidence;
+    x["fusion_group"] = p.fusion_group >= 0 ? json(p.fusion_group) : json();
+    pairs.push_back(std::move(x));
+  }
+  j["pairs"] = std::move(pairs);
+  auto groups = json::array();
+  for (const auto& fg : d.alignment.fusion_groups) {
+    json x;
+    x["what"] = fg.what;
+    x["base"] = json::array();
+    for (int i : fg.base) x["base"].push_back(d.base->layers[size_t(i)].name);
+    x["head"] = json::array();
+    for (int i : fg.head) x["head"].push_back(d.head->layers[size_t(i)].name);
+    x["onnx_nodes"] = fg.nodes;
+    groups.push_back(std::move(x));
+  }
+  j["fusion_groups"] = std::move(groups);
+  auto changes = json::array();
+  for (const auto& c : d.changes) {
+    json x;
+    x["kind"] = c.kind;
+    x["what"] = c.what;
+    x["base"] = c.base;
+    x["head"] = c.head;
+    x["delta"] = opt(c.delta);
+    x["unit"] = c.unit.empty() ? json() : json(c.unit);
+    x["base_layers"] = c.base_layers;
+    x["head_layers"] = c.head_layers;
+    x["onnx_nodes"] = c.onnx_nodes;
+    changes.push_back(std::move(x));
+  }
+  j["changes"] = std::move(changes);
+  json s;
+  size_t only_base, only_head;
+  auto by = pairs_by(d, only_base, only_head);
+  s["aligned"] = json::object();
+  for (const char* k : {"weights", "name", "onnx", "signature"}) s["aligned"][k] = by[k];
+  s["only_base"] = only_base;
+  s["only_head"] = only_head;
+  s["changes"] = json::object();
+  for (const char* k : kKinds) {
+    size_t n = size_t(std::count_if(d.changes.begin(), d.changes.end(),
+                                    [&](const DiffChange& c) { return c.kind == k; }));
+    if (n) s["changes"][k] = n;
+  }
+  j["summary"] = std::move(s);
+  return j;
+}
+
+namespace {
+std::string percent_text(const DiffChange& c) {
+  if (!c.delta || !c.base.is_number() || c.base.get<double>() == 0 || c.unit == "layers") return "";
+  return num(std::round(*c.delta / c.base.get<double>() * 1000) / 10);
+}
+}  // namespace
+
+TextTable diff_changes_table(const DiffResult& d) {
+  TextTable t;
+  t.headers = {"kind", "what", "base", "head", "delta", "layers", "onnx nodes"};
+  t.right_align = {false, false, false, false, true, false, false};
+  for (const DiffChange* c : ranked(d))
+    t.rows.push_back({c->kind, c->what, value_text(c->base), value_text(c->head), delta_text(*c),
+                      layers_text(*c), join(c->onnx_nodes, ", ")});
+  return t;
+}
+
+TextTable diff_csv_table(const DiffResult& d, const std::vector<GateResult>& gates) {
+  TextTable t;
+  t.headers = {"section", "kind",          "what",        "base",        "head",       "delta",
+               "unit",    "delta_percent", "base_layers", "head_layers", "onnx_nodes", "note"};
+  auto n = [](const std::optional<double>& v) { return v ? num(*v) : std::string(); };
+  for (const auto& f : d.headline)
+    t.rows.push_back({"headline", f.key, f.label, n(f.base), n(f.head), n(f.delta), f.unit,
+                      f.percent ? num(std::round(*f.percent * 10) / 10) : "", "", "", "", f.note});
+  for (const auto& tr : d.transitions)
+    t.rows.push_back({"headline", "precision_transition", tr.from + "->" + tr.to, "", "",
+                      std::to_string(tr.layers), "layers", "", "", "", "",
+                      std::to_string(tr.nodes) + " nodes"});
+  for (const auto& [what, k] : d.fusion_changes)
+    t.rows.push_back({"headline", "fusion_change", what, "", "", std::to_string(k), "groups", "",
+                      "", "", "", ""});
+  for (const auto& g : gates)
+    t.rows.push_back({"gate", gate_status(g), g.rule, n(g.base), n(g.head), "", "", "", "", "", "",
+                      g.message + (g.warning.empty() ? "" : " (warning: " + g.warning + ")")});
+  for (const DiffChange* c : ranked(d)) {
+    auto raw = [](const json& v) {
+      if (v.is_null()) return std::string();
+      if (v.is_string()) return v.get<std::string>();
+      if (v.is_number()) return num(v.get<double>());
+      return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    };
+    t.rows.push_back({"change", c->kind, c->what, raw(c->base), raw(c->head),
+                      c->delta ? num(*c->delta) : "", c->unit, percent_text(*c),
+                      join(c->base_layers, " | "), join(c->head_layers, " | "),
+                      join(c->onnx_nodes, ", "), ""});
+  }
+  return t;
+}
+
+void write_diff_markdown(const DiffResult& d, const std::vector<GateResult>& gates,
+                         std::ostream& os, size_t top) {
+  auto md = [](const std::string& s) { return escape_markdown(s); };
+  auto side = [&](const char* label, const DiffSide& s) {
+    os << "- **" << label << "**: " << md(s.label) << " (";
+    if (!s.trt_version.empty()) os << "TensorRT " << md(s.trt_version) << ", ";
+    os << s.layers << " layers)\n";
+  };
+  os << "## trtlens diff\n\n";
+  side("base", d.base_side);
+  side("head", d.head_side);
+  bool failed = false, error = false;
+  for (const auto& g : gates) failed |= g.breached, error |= !g.evaluated;
+  if (!gates.empty()) os << "\n**Gates: " << (error ? "ERROR" : failed ? "FAIL" : "pass") << "**\n";
+  TextTable h;
+  h.headers = {"figure", "base", "head", "change", "note"};
+  h.right_align = {false, true, true, true, false};
+  for (const auto& f : d.headline) {
+    if (!f.base && !f.head) continue;
+    h.rows.push_back({f.label, figure_value(f.base, f.unit), figure_value(f.head, f.unit),
+                      figure_change(f), f.note});
+  }
+  h.rows.push_back({"precision transitions", "", "", transitions_text(d), "aligned layers"});
+  h.rows.push_back({"fusion changes", "", "", fusion_text(d), ""});
+  os << '\n';
+  write_markdown_table(h, os);
+  if (!gates.empty()) {
+    os << "\n### Gates\n\n";
+    TextTable g;
+    g.headers = {"rule", "result", "detail"};
+    for (const auto& r : gates)
+      g.rows.push_back({r.rule, gate_status(r),
+                        r.message + (r.warning.empty() ? "" : " (warning: " + r.warning + ")")});
+    write_markdown_table(g, os);
+  }
+  auto lines = summary_lines(d);
+  if (!lines.empty()) {
+    os << "\n### Top changes\n\n";
+    for (size_t i = 0; i < lines.size() && i < top; ++i) os << "- " << md(lines[i]) << '\n';
+    if (lines.size() > top) os << "- ... " << lines.size() - top << " more in the details\n";
+  }
+  size_t only_base, only_head;
+  auto by = pairs_by(d, only_base, only_head);
+  os << "\nAligned: " << by["weights"] << " by weights, " << by["name"] << " by name, "
+     << by["onnx"] << " by ONNX node, " << by["signature"] << " by signature; " << only_base
+     << " only in base, " << only_head << " only in head.\n";
+  if (d.changes.empty()) return;
+  os << "\n<details><summary>All " << d.changes.size() << " changes</summary>\n\n";
+  write_markdown_table(diff_changes_table(d), os);
+  os << "\n</details>\n";
+}
+
+void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gates,
+                         std::ostream& os, size_t top) {
+  auto side = [&](const char* label, const DiffSide& s) {
+    os << label << ": " << escape_terminal(s.label) << "  (";
+    if (!s.trt_version.empty()) os << "TensorRT " << escape_terminal(s.trt_version) << ", ";
+    os << s.layers << " layers)\n";
+  };
+  side("base", d.base_side);
+  side("head", d.head_side);
+  for (const auto& f : d.headline) {
+    if (!f.base && !f.head) continue;
+    std::string line =
+        f.label + ": " + figure_value(f.base, f.unit) + " -> " + figure_value(f.head, f.unit);
+    std::string ch = figure_change(f);
+    if (!ch.empty()) line += "  " + ch;
+    if (!f.note.empty()) line += "  [" + f.note + "]";
+    os << "  " << escape_terminal(line) << '\n';
+  }
+  os << "  precision transitions: " << escape_terminal(transitions_text(d))
+     << "; fusion changes: " << escape_terminal(fusion_text(d)) << '\n';
+  size_t only_base, only_head;
+  auto by = pairs_by(d, only_base, only_head);
+  os << "aligned: " << by["weights"] << " by weights, " << by["name"] << " by name, " << by["onnx"]
+     << " by onnx, " << by["signature"] << " by signature; " << only_base << " only in base, "
+     << only_head << " only in head\n";
+  os << "changes: " << d.changes.size();
+  const char* sep = " (";
+  for (const char* k : kKinds) {
+    size_t n = size_t(std::count_if(d.changes.begin(), d.changes.end(),
+                                    [&](const DiffChange& c) { return c.kind == k; }));
+    if (!n) continue;
+    os << sep << k << ' ' << n;
+    sep = ", ";
+  }
+  os << (d.changes.empty() ? "\n" : ")\n");
+  for (const auto& g : gates) {
+    os << gate_status(g) << (g.evaluated && !g.breached ? "   " : " ") << escape_terminal(g.rule)
+       << ": " << escape_terminal(g.message) << '\n';
+    if (!g.warning.empty()) os << "     warning: " << escape_terminal(g.warning) << '\n';
+  }
+  auto lines = summary_lines(d);
+  if (!lines.empty()) os << "\ntop changes:\n";
+  for (size_t i = 0; i < lines.size() && i < top; ++i) {
+    os << "  " << escape_terminal(lines[i]) << '\n';
   }
   if (lines.size() > top) os << "  ... " << lines.size() - top << " more lines in the details\n";
-  for (const auto& g : gates)
-    os << (g.evaluated ? (g.breached ? "FAIL " : "ok   ") : "ERROR ") << escape_terminal(g.rule)
-       << ": " << escape_terminal(g.message) << '\n';
-  if (r.empty()) return;
+  if (d.changes.empty()) return;
   os << "\ndetails:\n";
   write_terminal_table(diff_changes_table(d), os, 60);
 }

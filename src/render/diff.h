@@ -1,5 +1,6 @@
 // Output of `trtlens diff`: a terminal summary that fits a screen then details, the
-// "trtlens-diff/1" JSON document, and the change list as CSV or Markdown.
+// "trtlens-diff/2" JSON document, a Markdown CI comment and a CSV with numbers and units
+// in separate columns. Every format: headline, gate results, then the details.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,10 @@ namespace trtlens {
 
 nlohmann::ordered_json diff_json(const DiffResult& d, const std::vector<GateResult>& gates);
 TextTable diff_changes_table(const DiffResult& d);
+// section,kind,what,base,head,delta,unit,delta_percent,...: headline rows, gate rows, changes.
+TextTable diff_csv_table(const DiffResult& d, const std::vector<GateResult>& gates);
+void write_diff_markdown(const DiffResult& d, const std::vector<GateResult>& gates,
+                         std::ostream& os, size_t top = 12);
 // The change list as rows of the HTML diff page (one row per affected layer pair, so both
 // graphs can colour every layer a change touches).
 std::vector<DiffRow> diff_html_rows(const DiffResult& d);

@@ -3,9 +3,9 @@
 #include "analysis/provenance.h"  // provenance (issue 5)
 #include "analysis/summary.h"
 #include "render/escape.h"
-#include "render/memory.h"  // memory (issue 3)
-#include "render/profile.h"  // issue 4
 #include "render/findings.h"
+#include "render/memory.h"   // memory (issue 3)
+#include "render/profile.h"  // issue 4
 
 namespace trtlens {
 
@@ -54,6 +54,17 @@ TextTable layers_table(const Build& b) {
   return t;
 }
 
+std::string format_layer_counts(const BuildTotals& t) {
+  std::string s = std::to_string(t.layers) + (t.layers == 1 ? " layer" : " layers");
+  if (!t.running_layers || !t.elided_layers || !t.reformat_layers)
+    return s +
+           " (which run, which are elided and which reformat is unknown: the listing has no "
+           "layer types and no profile)";
+  return s + ": " + std::to_string(*t.running_layers) + " run, " +
+         std::to_string(*t.elided_layers) + " elided; " + std::to_string(*t.reformat_layers) +
+         " reformat";
+}
+
 void write_diagnostics(const Capture& c, std::ostream& os, size_t limit) {
   if (c.diagnostics.empty()) return;
   os << "diagnostics: " << c.diagnostics.size() << '\n';
@@ -79,7 +90,7 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
        << " at " << escape_terminal(b->source.path) << ':' << b->source.line;
     if (!b->trt_version.empty()) os << ", TensorRT " << b->trt_version;
     os << '\n';
-    os << "  layers: " << s.layers << " (" << s.reformats << " reformat)";
+    os << "  " << format_layer_counts(b->totals);
     if (b->names_only) os << ", names only: rebuild with --profilingVerbosity=detailed for tensors";
     os << '\n';
     os << "  types:";
