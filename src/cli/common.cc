@@ -8,8 +8,6 @@
 #include "io/input.h"
 
 namespace trtlens {
-namespace {
-
 uint64_t parse_size(const std::string& text) {
   size_t pos = 0;
   unsigned long long n = 0;
@@ -27,7 +25,6 @@ uint64_t parse_size(const std::string& text) {
   throw UsageError("--max-input-size: unknown unit '" + unit + "'");
 }
 
-}  // namespace
 
 void add_threads_option(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--threads", o.threads, "Threads reading large logs (0 = one per core)")

@@ -41,6 +41,9 @@ void add_threads_option(CLI::App* cmd, CommonOptions& o);
 void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::string>& formats,
                         const std::string& default_build = "final");
 
+// "512M", "4G", "100": --max-input-size and the like (throws UsageError).
+uint64_t parse_size(const std::string& text);
+
 // Reads the inputs into the model (throws InputError / GrammarError).
 Capture load_inputs(const CommonOptions& o);
 
@@ -79,6 +82,7 @@ void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
 void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_export(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_db(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 // findings (issue 8)
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);

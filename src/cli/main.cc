@@ -6,6 +6,7 @@
 #include "io/input.h"
 #include "render/escape.h"
 #include "render/views.h"
+#include "store/store.h"
 #include "version.h"
 
 namespace trtlens {
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
 
   // findings (issue 8)
   register_findings(app, commands);
+  register_db(app, commands);
 
   try {
     app.parse(argc, argv);
@@ -62,6 +64,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const GrammarError& e) {
     std::cerr << "trtlens: grammar: " << escape_terminal(e.what()) << '\n';
+    return 2;
+  } catch (const StoreError& e) {
+    std::cerr << "trtlens: " << escape_terminal(e.what()) << '\n';
     return 2;
   } catch (const UsageError& e) {
     std::cerr << "trtlens: " << escape_terminal(e.what()) << '\n';

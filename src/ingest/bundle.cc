@@ -281,6 +281,17 @@ void Bundle::collect(const std::string& root_in, const std::string& shown_prefix
       // value() would throw on a non-string status: read it by hand.
       const std::string status =
           j.contains("status") && j["status"].is_string() ? j["status"].get<std::string>() : "ok";
+      // What the capture says of itself: the store files captures by these.
+      for (const char* key : {"name", "model", "target", "trt_version", "start"}) {
+        if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
+          continue;
+        std::string v = j[key].get<std::string>();
+        if (std::string_view(key) == "model") {
+          v = fs::path(v).filename().string();
+          if (size_t dot = v.find('.'); dot != std::string::npos && dot > 0) v.resize(dot);
+        }
+        out.label(std::string_view(key) == "start" ? "date" : key, v);
+      }
       if (status != "ok")
         warn(out, mshown,
              "the capture did not finish (status \"" + status + "\"): its logs may be partial");

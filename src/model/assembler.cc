@@ -135,6 +135,15 @@ void Assembler::new_run() {
   version_.clear();
 }
 
+void Assembler::label(const std::string& key, const std::string& value) {
+  for (auto& [k, v] : capture_.labels)
+    if (k == key) {
+      v = value;
+      return;
+    }
+  capture_.labels.emplace_back(key, value);
+}
+
 void Assembler::diagnostic(Severity severity, SourceLoc where, std::string message) {
   capture_.diagnostics.push_back(Diagnostic{severity, std::move(where), std::move(message)});
 }

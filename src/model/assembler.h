@@ -30,6 +30,9 @@ class Assembler {
   void new_run();  // "&&&& RUNNING": later listings belong to another trtexec run
 
   void diagnostic(Severity severity, SourceLoc where, std::string message);
+  // What a capture says of itself (a bundle manifest's model, trt_version, date); the last
+  // value given for a key wins.
+  void label(const std::string& key, const std::string& value);
   // A line inside a section the ingester owns that it could not read: counted and reported.
   void unrecognized(SourceLoc where, std::string message);
 

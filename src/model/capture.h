@@ -144,6 +144,8 @@ struct Capture {
   std::vector<Diagnostic> diagnostics;
 
   std::vector<RunInfo> runs;  // one per trtexec run / runtime log section group
+  // What a capture bundle's manifest says of itself: model, trt_version, date, name, host.
+  KeyValues labels;
   OnnxModel onnx;
   std::vector<Finding> findings;
 
