@@ -40,7 +40,9 @@ void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>
   cmd->add_flag("--cluster-by-scope", d.cluster_by_scope,
                 "Group layers in boxes by ONNX scope (/model/backbone/...)");
   cmd->add_option("--focus", d.focus, "Draw only layers matching this regex (RE2) and neighbours");
-  cmd->add_option("--radius", d.radius, "Neighbourhood of --focus, in edges")->default_val(1);
+  cmd->add_option("--radius", d.radius, "Neighbourhood of --focus, in edges")
+      ->default_val(1)
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--layout", d.layout, "auto (budgeted), dot or sfdp")
       ->check(CLI::IsMember({"auto", "dot", "sfdp"}))
       ->default_val("auto");
