@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analyze.h"
 #include "render/escape.h"
 #include "test_support.h"
 
@@ -78,9 +79,9 @@ bool has_diagnostic(const Capture& c, const std::string& part) {
 
 TEST_F(Hardening, ForeignLineInsideEngineListingIsSkippedAndCounted) {
   size_t expected = 0;
-  const std::string path = put(
-      "interleaved.log",
-      seed000_with("[02/08/2023-15:25:37] [W] [TRT] Some other thread logged this", expected));
+  const std::string path =
+      put("interleaved.log",
+          seed000_with("[02/08/2023-15:25:37] [W] [TRT] Some other thread logged this", expected));
   ASSERT_EQ(expected, 48u);  // the seed's own count: 7 before the foreign line, 41 after
   Capture c = load({path});
   ASSERT_EQ(c.builds.size(), 1u);
@@ -92,9 +93,9 @@ TEST_F(Hardening, ForeignLineInsideEngineListingIsSkippedAndCounted) {
 
 TEST_F(Hardening, ForeignLineSplitByLoneCrInsideListingIsSkipped) {
   size_t expected = 0;
-  const std::string path = put(
-      "interleaved_cr.log",
-      seed000_with("[02/08/2023-15:25:37] [W] [TRT] Some other\rthread logged this", expected));
+  const std::string path =
+      put("interleaved_cr.log",
+          seed000_with("[02/08/2023-15:25:37] [W] [TRT] Some other\rthread logged this", expected));
   Capture c = load({path});
   ASSERT_EQ(c.builds.size(), 1u);
   EXPECT_EQ(c.builds[0].layers.size(), expected);
@@ -194,8 +195,8 @@ TEST_F(Hardening, OutputOverABundleMemberIsRefused) {
   const std::string original = read_file(fixture("seed000_int8.log"));
   put("bundle/build.log", original);
   const std::string bundle = (tmp_ / "bundle").string();
-  RunResult r = run_trtlens("report " + shell_quote(bundle) + " -o " +
-                            shell_quote(bundle + "/build.log"));
+  RunResult r =
+      run_trtlens("report " + shell_quote(bundle) + " -o " + shell_quote(bundle + "/build.log"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("is also an input"), std::string::npos) << r.err;
   EXPECT_EQ(read_file(bundle + "/build.log"), original);
@@ -234,9 +235,10 @@ TEST_F(Hardening, FailedRunLeavesTheOldOutput) {
 // --- names that attack the reader ---
 
 TEST(HardeningEscape, CsvGuardsCellsSpreadsheetsRunAsFormulas) {
-  EXPECT_EQ(escape_csv("-2+3+cmd|' /C calc'!A0"), "'-2+3+cmd|' /C calc'!A0");
-  EXPECT_EQ(escape_csv("=1+2"), "'=1+2");
-  EXPECT_EQ(escape_csv("@SUM(A1)"), "'@SUM(A1)");
+  // The guard quote, and the cell quoted as a whole (RFC 4180).
+  EXPECT_EQ(escape_csv("-2+3+cmd|' /C calc'!A0"), "\"'-2+3+cmd|' /C calc'!A0\"");
+  EXPECT_EQ(escape_csv("=1+2"), "\"'=1+2\"");
+  EXPECT_EQ(escape_csv("@SUM(A1)"), "\"'@SUM(A1)\"");
   EXPECT_EQ(escape_csv("-1"), "-1");  // a negative number is data
   EXPECT_EQ(escape_csv("-0.5"), "-0.5");
   EXPECT_EQ(escape_csv("Conv_0"), "Conv_0");
@@ -245,9 +247,15 @@ TEST(HardeningEscape, CsvGuardsCellsSpreadsheetsRunAsFormulas) {
 TEST(HardeningEscape, BidiControlsAndLineSeparatorsAreEscapedOnTerminals) {
   // U+202E RIGHT-TO-LEFT OVERRIDE, U+2066 LEFT-TO-RIGHT ISOLATE, U+2028 LINE SEPARATOR,
   // U+2029 PARAGRAPH SEPARATOR, written as UTF-8 bytes.
-  EXPECT_EQ(escape_terminal("a\xE2\x80\xAE" "b"), "a\\u202Eb");
-  EXPECT_EQ(escape_terminal("a\xE2\x81\xA6" "b"), "a\\u2066b");
-  EXPECT_EQ(escape_terminal("a\xE2\x80\xA8" "b\xE2\x80\xA9"), "a\\u2028b\\u2029");
+  EXPECT_EQ(escape_terminal("a\xE2\x80\xAE"
+                            "b"),
+            "a\\u202Eb");
+  EXPECT_EQ(escape_terminal("a\xE2\x81\xA6"
+                            "b"),
+            "a\\u2066b");
+  EXPECT_EQ(escape_terminal("a\xE2\x80\xA8"
+                            "b\xE2\x80\xA9"),
+            "a\\u2028b\\u2029");
   EXPECT_EQ(escape_terminal("\xE2\x80\xA2 bullet"), "\xE2\x80\xA2 bullet");  // U+2022 stays
   EXPECT_EQ(escape_terminal("caf\xC3\xA9"), "caf\xC3\xA9");
 }
@@ -255,7 +263,8 @@ TEST(HardeningEscape, BidiControlsAndLineSeparatorsAreEscapedOnTerminals) {
 TEST_F(Hardening, LayerTableEscapesBidiInNames) {
   std::string log =
       "[I] [TRT] Engine Layer Information:\n"
-      "Layer(CaskConvolution): evil\xE2\x80\xAE" "gnp.exe, Tactic: 0x0000000000000001, "
+      "Layer(CaskConvolution): evil\xE2\x80\xAE"
+      "gnp.exe, Tactic: 0x0000000000000001, "
       "in[Float(1,3)] -> out[Float(1,3)]\n";
   RunResult r = run_trtlens("layers " + shell_quote(put("bidi.log", log)));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -270,8 +279,9 @@ TEST_F(Hardening, BadOptionValuesAreUsageErrors) {
   for (const std::string args :
        {"profile " + log + " --top -1", "memory " + log + " --top -1",
         "dot " + log + " --focus Conv --radius -5", "summary " + log + " --max-input-size -1",
-        "summary " + log + " --max-input-size ' 5'", "summary " + log + " --max-input-size 99999999999T",
-        "memory " + log + " --shape x", "memory " + log + " --shape nosuchinput=1x3x512x768",
+        "summary " + log + " --max-input-size ' 5'",
+        "summary " + log + " --max-input-size 99999999999T", "memory " + log + " --shape x",
+        "memory " + log + " --shape nosuchinput=1x3x512x768",
         "memory " + log + " --shape inputs=1x3x512"}) {
     RunResult r = run_trtlens(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out;
@@ -319,6 +329,7 @@ TEST_F(Hardening, InconsistentGraphsAreNamedAndLivenessRefuses) {
   };
   for (const auto& k : cases) {
     Capture c = load({put(k.name + ".log", listing(k.layers))});
+    analyze(c, {});
     ASSERT_EQ(c.builds.size(), 1u) << k.name;
     EXPECT_EQ(count_diagnostics(c, "inconsistent engine graph: "), 1u) << k.name;
     EXPECT_TRUE(has_diagnostic(c, "inconsistent engine graph: " + k.message)) << k.name;
@@ -327,7 +338,9 @@ TEST_F(Hardening, InconsistentGraphsAreNamedAndLivenessRefuses) {
         << k.name;
   }
   // A consistent chain has none of these.
-  Capture ok = load({put("ok.log", listing(layer_line("A", "in", "t") + layer_line("B", "t", "u")))});
+  Capture ok =
+      load({put("ok.log", listing(layer_line("A", "in", "t") + layer_line("B", "t", "u")))});
+  analyze(ok, {});
   EXPECT_EQ(count_diagnostics(ok, "inconsistent engine graph"), 0u);
   EXPECT_TRUE(ok.builds[0].memory.peak_live_bytes.has_value());
 }

@@ -17,8 +17,8 @@ void estimate_liveness(Build& b, const TensorSize& size_of) {
   if (n == 0 || b.names_only) return;
   // Lifetimes over engine order mean nothing when the order is not one an engine can run in.
   if (!b.graph.problems.empty()) {
-    m.liveness_refused = "the engine graph is inconsistent (" +
-                         describe(b.graph.problems.front(), b.layers) + ")";
+    m.liveness_refused =
+        "the engine graph is inconsistent (" + describe(b.graph.problems.front(), b.layers) + ")";
     return;
   }
 

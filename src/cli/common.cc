@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
-#include <optional>
 #include <exception>
 #include <iostream>
+#include <map>
+#include <optional>
 
 #include "analysis/memory.h"
 #include "ingest/grammar.h"

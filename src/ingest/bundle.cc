@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -19,8 +20,8 @@
 namespace trtlens {
 
 struct Bundle::Entry {
-  std::string rel;  // '/'-separated path inside the bundle
-  std::string disk;  // directory bundles: where it is
+  std::string rel;                            // '/'-separated path inside the bundle
+  std::string disk;                           // directory bundles: where it is
   std::shared_ptr<const MemberBytes> member;  // archives: its bytes
   uint64_t size = 0;
 };
@@ -74,21 +75,31 @@ bool looks_like_trt_text(std::string_view head) {
 // a compressor only libarchive decodes (zstd, xz, bzip2), whatever is inside.
 bool looks_like_archive(std::string_view decoded, std::string_view raw) {
   if (decoded.size() >= 262 && decoded.substr(257, 5) == "ustar") return true;
-  for (std::string_view magic : {std::string_view("PK\x03\x04", 4), std::string_view("PK\x05\x06", 4),
-                                 std::string_view("\x28\xb5\x2f\xfd", 4),
-                                 std::string_view("\xfd" "7zXZ\0", 6), std::string_view("BZh", 3)})
+  for (std::string_view magic :
+       {std::string_view("PK\x03\x04", 4), std::string_view("PK\x05\x06", 4),
+        std::string_view("\x28\xb5\x2f\xfd", 4),
+        std::string_view("\xfd"
+                         "7zXZ\0",
+                         6),
+        std::string_view("BZh", 3)})
     if (raw.substr(0, magic.size()) == magic) return true;
   return false;
 }
 
 const char* type_name(mode_t type) {
   switch (type) {
-    case AE_IFLNK: return "a symbolic link";
-    case AE_IFCHR: return "a character device";
-    case AE_IFBLK: return "a block device";
-    case AE_IFIFO: return "a FIFO";
-    case AE_IFSOCK: return "a socket";
-    default: return "not a regular file";
+    case AE_IFLNK:
+      return "a symbolic link";
+    case AE_IFCHR:
+      return "a character device";
+    case AE_IFBLK:
+      return "a block device";
+    case AE_IFIFO:
+      return "a FIFO";
+    case AE_IFSOCK:
+      return "a socket";
+    default:
+      return "not a regular file";
   }
 }
 
@@ -101,10 +112,31 @@ std::string archive_reason(archive* a) {
   return e ? e : "unknown error";
 }
 
+// libarchive reads through InputStream: gzip is decoded there, which keeps what a cut .tar.gz
+// delivered (libarchive's own gzip filter gives up on the whole stream), and errors stay C++.
+struct StreamSource {
+  InputStream* in = nullptr;
+  std::vector<char> buf = std::vector<char>(size_t{1} << 16);
+  std::exception_ptr error;
+  static la_ssize_t read(archive* a, void* self, const void** out) {
+    auto* s = static_cast<StreamSource*>(self);
+    try {
+      size_t n = s->in->read(s->buf.data(), s->buf.size());
+      *out = s->buf.data();
+      return la_ssize_t(n);
+    } catch (...) {
+      s->error = std::current_exception();
+      archive_set_error(a, EIO, "read failed");
+      return -1;
+    }
+  }
+};
+
 // Reads every regular member into memory. Damage ends the reading with a diagnostic (what was
 // read stays); members skipped for safety get one diagnostic each; going over the limit throws.
-std::vector<Bundle::Entry> read_archive(const std::string& path, int fd, const ReadLimits& limits,
-                                        Assembler& out, size_t& skipped, std::string& damage) {
+std::vector<Bundle::Entry> read_archive(const std::string& path, InputStream& in,
+                                        const ReadLimits& limits, Assembler& out, size_t& skipped,
+                                        std::string& damage) {
   std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
   archive_read_support_filter_all(a.get());
   archive_read_support_format_tar(a.get());
@@ -115,7 +147,13 @@ std::vector<Bundle::Entry> read_archive(const std::string& path, int fd, const R
     damage = "damaged archive: " + why;
     warn(out, path, damage);
   };
-  if (archive_read_open_fd(a.get(), fd, 1 << 16) != ARCHIVE_OK) {
+  StreamSource source;
+  source.in = &in;
+  auto rethrow = [&] {
+    if (source.error) std::rethrow_exception(source.error);
+  };
+  if (archive_read_open(a.get(), &source, nullptr, &StreamSource::read, nullptr) != ARCHIVE_OK) {
+    rethrow();
     damaged(archive_reason(a.get()));
     return entries;
   }
@@ -127,6 +165,7 @@ std::vector<Bundle::Entry> read_archive(const std::string& path, int fd, const R
     if (r == ARCHIVE_EOF) break;
     if (r == ARCHIVE_RETRY) continue;
     if (r < ARCHIVE_WARN) {
+      rethrow();
       damaged(archive_reason(a.get()));
       break;
     }
@@ -140,17 +179,21 @@ std::vector<Bundle::Entry> read_archive(const std::string& path, int fd, const R
     if (type == AE_IFDIR) continue;
     std::string rel;
     std::string why;
-    if (archive_entry_hardlink(e)) why = "is a hard link";
-    else if (type != AE_IFREG) why = std::string("is ") + type_name(type);
-    else if (!safe_relative(name, rel)) why = "has an unsafe path";
+    if (archive_entry_hardlink(e))
+      why = "is a hard link";
+    else if (type != AE_IFREG)
+      why = std::string("is ") + type_name(type);
+    else if (!safe_relative(name, rel))
+      why = "has an unsafe path";
     if (!why.empty()) {
       warn(out, path, "member '" + name + "' " + why + "; skipped");
       ++skipped;
       continue;
     }
     int mfd = ::memfd_create("trtlens-member", MFD_CLOEXEC);
-    if (mfd < 0) throw InputError(path, std::string("cannot hold a member in memory: ") +
-                                            std::strerror(errno));
+    if (mfd < 0)
+      throw InputError(path,
+                       std::string("cannot hold a member in memory: ") + std::strerror(errno));
     auto member = std::make_shared<MemberBytes>(mfd);
     const int64_t want = archive_entry_size_is_set(e) ? archive_entry_size(e) : -1;
     uint64_t got = 0;
@@ -159,6 +202,7 @@ std::vector<Bundle::Entry> read_archive(const std::string& path, int fd, const R
       la_ssize_t n = archive_read_data(a.get(), buf.data(), buf.size());
       if (n == 0) break;
       if (n < 0) {
+        rethrow();
         cut = true;
         break;
       }
@@ -171,8 +215,8 @@ std::vector<Bundle::Entry> read_archive(const std::string& path, int fd, const R
         ssize_t w = ::write(mfd, buf.data() + off, size_t(n) - off);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0)
-          throw InputError(path, std::string("cannot hold a member in memory: ") +
-                                     std::strerror(errno));
+          throw InputError(path,
+                           std::string("cannot hold a member in memory: ") + std::strerror(errno));
         off += size_t(w);
       }
       got += uint64_t(n);
@@ -197,25 +241,25 @@ std::vector<Bundle::Entry> read_directory(const std::string& path, const std::st
   std::error_code ec;
   const fs::path root = fs::canonical(path, ec);
   if (ec) throw InputError(path, ec.message());
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec),
-      end;
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
   if (ec) throw InputError(path, ec.message());
   size_t seen = 0;
   for (; !ec && it != end; it.increment(ec)) {
     const fs::path p = it->path();
-    const std::string rel = fs::relative(p, root, ec).generic_string();
-    if (ec) break;
+    const std::string rel = p.lexically_relative(root).generic_string();
     if (++seen > kMaxMembers) {
-      warn(out, path, "more than " + std::to_string(kMaxMembers) +
-                          " entries: not a capture bundle; the rest is ignored");
+      warn(out, path,
+           "more than " + std::to_string(kMaxMembers) +
+               " entries: not a capture bundle; the rest is ignored");
       break;
     }
     std::error_code e2;
     const fs::file_status link = it->symlink_status(e2);
     if (fs::is_directory(link)) {
       if (it.depth() >= kMaxDepth) {
-        warn(out, prefix + rel, "deeper than " + std::to_string(kMaxDepth) +
-                                    " directories below the bundle; not searched");
+        warn(out, prefix + rel,
+             "deeper than " + std::to_string(kMaxDepth) +
+                 " directories below the bundle; not searched");
         it.disable_recursion_pending();
       }
       continue;
@@ -232,7 +276,7 @@ std::vector<Bundle::Entry> read_directory(const std::string& path, const std::st
     }
     const fs::file_status st = fs::status(target, e2);
     if (!fs::is_regular_file(st)) {
-      std::string what = fs::is_fifo(st)              ? "a FIFO"
+      std::string what = fs::is_fifo(st)             ? "a FIFO"
                          : fs::is_character_file(st) ? "a character device"
                          : fs::is_block_file(st)     ? "a block device"
                          : fs::is_socket(st)         ? "a socket"
@@ -287,6 +331,7 @@ std::unique_ptr<Bundle> Bundle::open(const std::string& path, const ReadLimits& 
     if (!S_ISREG(st.st_mode)) return nullptr;
     {
       auto in = InputStream::open(path, limits);
+      in->keep_cut_gzip();
       std::string raw;
       {
         int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -299,15 +344,13 @@ std::unique_ptr<Bundle> Bundle::open(const std::string& path, const ReadLimits& 
       }
       if (!looks_like_archive(in->peek(512), raw)) return nullptr;
     }
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw InputError(path, std::strerror(errno));
-    try {
-      entries = read_archive(path, fd, limits, out, skipped, damage);
-    } catch (...) {
-      ::close(fd);
-      throw;
+    auto in = InputStream::open(path, limits);
+    in->keep_cut_gzip();
+    entries = read_archive(path, *in, limits, out, skipped, damage);
+    if (in->cut_short()) {
+      damage = "damaged archive: truncated gzip stream";
+      warn(out, path, damage + "; read the members that arrived");
     }
-    ::close(fd);
     prefix = path + ":";
   }
   b->collect(std::move(entries), prefix, S_ISDIR(st.st_mode), limits, out);
@@ -315,8 +358,7 @@ std::unique_ptr<Bundle> Bundle::open(const std::string& path, const ReadLimits& 
     if (skipped > 0)
       b->empty_reason_ = "all of its " + std::to_string(skipped) +
                          " member(s) that could be inputs were skipped for safety";
-    if (!damage.empty())
-      b->empty_reason_ += (b->empty_reason_.empty() ? "" : "; ") + damage;
+    if (!damage.empty()) b->empty_reason_ += (b->empty_reason_.empty() ? "" : "; ") + damage;
   }
   return b;
 }
@@ -416,8 +458,9 @@ void Bundle::collect(std::vector<Entry> entries, const std::string& shown_prefix
         kind = detect_kind(head);
         const std::string& r = e->rel;
         if (kind != InputKind::Onnx && r.size() > 5 && r.compare(r.size() - 5, 5, ".onnx") == 0) {
-          warn(out, f.shown, std::string("named as an ONNX model but is not one (not protobuf: ") +
-                                 to_string(kind) + "); skipped");
+          warn(out, f.shown,
+               std::string("named as an ONNX model but is not one (not protobuf: ") +
+                   to_string(kind) + "); skipped");
           continue;
         }
         if (kind == InputKind::BuildLog && !looks_like_trt_text(head)) continue;

@@ -43,7 +43,8 @@ bool looks_like_utf16(std::string_view head) {
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // `path` names the input in diagnostics; `member`, when given, is where its bytes are.
@@ -58,6 +59,7 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
                                std::string(to_string(kind)) + ")");
   switch (kind) {
     case InputKind::Empty: {
+      if (in->cut_short()) throw InputError(path, "truncated gzip stream: nothing arrived");
       struct stat st {};
       if (!member && path != "-" && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw InputError(path, "nothing to read (a pipe or FIFO whose writer sent nothing)");
@@ -65,8 +67,9 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
     }
     case InputKind::Binary:
       if (looks_like_utf16(in->peek(512)))
-        throw InputError(path, "UTF-16 text (as Windows PowerShell '>' writes): convert it with "
-                               "iconv -f UTF-16 -t UTF-8");
+        throw InputError(path,
+                         "UTF-16 text (as Windows PowerShell '>' writes): convert it with "
+                         "iconv -f UTF-16 -t UTF-8");
       throw InputError(path, "binary file (not a TensorRT log, JSON export or ONNX model)");
     case InputKind::OtherJson:
       throw InputError(path, "JSON that is not a TensorRT export (no Layers, timeMs or latencyMs)");
@@ -102,7 +105,7 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
     case InputKind::Onnx: {
       if (in->gzip()) throw InputError(path, "gzip-compressed ONNX model: decompress it first");
       if (path == "-") throw InputError(path, "ONNX models cannot be read from stdin; pass the file");
-      OnnxModel model = !member           ? read_onnx_model(path)
+      OnnxModel model = !member          ? read_onnx_model(path)
                         : member->member ? read_onnx_model_fd(path, ::dup(member->member->fd))
                                          : read_onnx_model(member->open);
       out.begin_input(path, to_string(kind), false);

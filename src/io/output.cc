@@ -30,8 +30,10 @@ bool CheckedFdBuf::write_out(const char* p, size_t n) {
   while (n > 0 && errno_ == 0) {
     ssize_t k = ::write(fd_, p, n);
     if (k < 0 && errno == EINTR) continue;
-    if (k < 0) errno_ = errno;
-    else if (k == 0) errno_ = EIO;
+    if (k < 0)
+      errno_ = errno;
+    else if (k == 0)
+      errno_ = EIO;
     else {
       p += k;
       n -= size_t(k);
@@ -95,8 +97,8 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
         throw OutputError(path + ": write failed: " + reason(err));
       }
       // A replaced file keeps its permissions; a new one gets the usual 0666 less umask.
-      mode_t mode = S_ISREG(st.st_mode) && st.st_mode ? (st.st_mode & 07777)
-                                                       : (0666 & ~current_umask());
+      mode_t mode =
+          S_ISREG(st.st_mode) && st.st_mode ? (st.st_mode & 07777) : (0666 & ~current_umask());
       ::fchmod(fd_, mode);
     }
     owns_fd_ = true;
@@ -136,7 +138,7 @@ void refuse_output_over_input(const std::string& output, const std::vector<std::
   if (output.empty() || output == "-") return;
   struct stat out {};
   if (::stat(output.c_str(), &out) != 0) return;  // a new file cannot be an input
-  if (!S_ISREG(out.st_mode)) return;               // /dev/null, a FIFO: written in place
+  if (!S_ISREG(out.st_mode)) return;              // /dev/null, a FIFO: written in place
   for (const auto& in : inputs) {
     struct stat st {};
     if (in == "-" || ::stat(in.c_str(), &st) != 0) continue;

@@ -61,8 +61,8 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
       auto [it, fresh] = producer.try_emplace(layer.outputs[k].name, Producer{int(i), int(k)});
       if (fresh) continue;
       if (it->second.layer != int(i) && eg.problems.size() < kMaxProblems)
-        eg.problems.push_back({EngineGraph::Problem::TwoProducers, layer.outputs[k].name, int(i),
-                               it->second.layer});
+        eg.problems.push_back(
+            {EngineGraph::Problem::TwoProducers, layer.outputs[k].name, int(i), it->second.layer});
       it->second = Producer{int(i), int(k)};
     }
   }
@@ -87,9 +87,9 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
         stack.push_back(boost::target(*e, g));
       }
     }
-    eg.problems.push_back({cycle ? EngineGraph::Problem::Cycle
-                                 : EngineGraph::Problem::UseBeforeDefinition,
-                           name, reader, writer});
+    eg.problems.push_back(
+        {cycle ? EngineGraph::Problem::Cycle : EngineGraph::Problem::UseBeforeDefinition, name,
+         reader, writer});
   }
 
   // Graph outputs: bindings that some layer produces, or (without bindings) unconsumed outputs.

@@ -1,10 +1,10 @@
 #include "render/escape.h"
 
-#include "model/values.h"
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+
+#include "model/values.h"
 
 namespace trtlens {
 namespace {

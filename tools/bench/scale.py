@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Scaling benchmark: trtlens on inputs of N and 10*N records, in the same run.
 
-Each case is generated at two sizes; the time ratio (large / small) is about 10 when time is
-linear in the input and about 100 when quadratic; peak RSS over records gives bytes per
-record. Cases: one-line (inspector) layers in a chain, one-layer listings repeated, and a
+Each case is generated at two sizes; the CPU time ratio (large / small, user + system, so a
+busy machine does not skew it) is about 10 when time is linear in the input and about 100 when
+quadratic; peak RSS over records gives bytes per record. Cases: one-line (inspector) layers in a chain, one-layer listings repeated, and a
 profile JSON given alone.
 
 usage: tools/bench/scale.py [build/trtlens] [N]    (default N = 10000, so 10k and 100k)
@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 
 def oneline_chain(path, n):
@@ -55,8 +54,8 @@ def main():
         ("one-layer listings", many_listings, ".log", ["json"]),
         ("profile JSON alone (x100 rows)", profile_alone, ".json", ["summary"]),
     ]
-    print(f"| case | command | {n} records | {10 * n} records | time ratio (10 = linear) | "
-          f"peak RSS, large | bytes/record |")
+    print("| case | command | CPU, small | CPU, 10x larger | ratio (10 = linear) | "
+          "peak RSS, larger | bytes/record |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory(prefix="trtlens-scale-") as d:
         for name, make, ext, cmd in cases:
@@ -73,20 +72,20 @@ def main():
                 os.remove(path)
             ratio = times[1] / max(times[0], 1e-3)
             per = rss[1] * 1024 / sizes[1]
-            print(f"| {name} | {cmd[0]} | {times[0]:.2f} s | {times[1]:.2f} s | {ratio:.1f} | "
-                  f"{rss[1] / 1024:.0f} MiB | {per:.0f} |")
+            print(f"| {name} | {cmd[0]} | {sizes[0]}: {times[0]:.2f} s | {sizes[1]}: {times[1]:.2f} s | "
+                  f"{ratio:.1f} | "
+                  f"{rss[1] / 1024:.0f} MiB | {per:.0f} |", flush=True)
 
 
 def measure(binary, args):
-    """Wall seconds and peak RSS (KiB) through /usr/bin/time (one process per measure)."""
-    t0 = time.monotonic()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M", binary] + args,
+    """CPU seconds (user + system) and peak RSS (KiB) through /usr/bin/time."""
+    r = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", binary] + args,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.monotonic() - t0
     err = r.stderr.decode().strip().splitlines()
     if r.returncode not in (0, 1):
         sys.exit(f"trtlens {' '.join(args)}: exit {r.returncode}: {' '.join(err)[:300]}")
-    return wall, int(err[-1])
+    user, system, rss = err[-1].split()
+    return float(user) + float(system), int(rss)
 
 
 if __name__ == "__main__":
