@@ -15,6 +15,7 @@
 
 #include "analysis/analyze.h"
 #include "render/escape.h"
+#include "render/json.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;
@@ -295,6 +296,24 @@ TEST_F(Hardening, StdinTwiceIsRefused) {
   RunResult r = run_trtlens("summary - -", fixture("seed000_int8.log"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("more than once"), std::string::npos) << r.err;
+}
+
+// --- scale ---
+
+TEST(HardeningJson, StreamedDocumentIsTheSameAsTheWholeOne) {
+  // Several builds (two listings), one build, and none (a profile alone has one; an empty
+  // selection has none).
+  for (const std::string f : {"core/two_builds.log", "seed000_int8.log", "capture/profile.json"}) {
+    Capture c = load({fixture(f)});
+    analyze(c, {});
+    std::vector<const Build*> all, none;
+    for (const auto& b : c.builds) all.push_back(&b);
+    for (const auto* sel : {&all, &none}) {
+      std::ostringstream streamed;
+      write_capture_json(c, *sel, streamed);
+      EXPECT_EQ(streamed.str(), dump_json(capture_json(c, *sel))) << f;
+    }
+  }
 }
 
 // --- inconsistent graphs ---
