@@ -3,7 +3,7 @@
 # everything is already there. Runs apt-get as root (through sudo when not root).
 set -eu
 PACKAGES="g++ cmake ninja-build pkg-config git ccache libre2-dev nlohmann-json3-dev libsimdjson-dev libboost-graph-dev
-libgraphviz-dev graphviz libcli11-dev libgtest-dev zlib1g-dev libsqlite3-dev libssl-dev libonnx-dev libprotobuf-dev
+libgraphviz-dev graphviz libcli11-dev libgtest-dev zlib1g-dev libsqlite3-dev libssl-dev libonnx-dev libprotobuf-dev libarchive-dev
 protobuf-compiler python3 python3-onnx dash busybox shellcheck chromium clang libclang-rt-14-dev"
 missing=""
 for p in $PACKAGES; do

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
+#include <unordered_set>
 
 #include "analysis/findings/rules.h"
 #include "analysis/summary.h"
@@ -83,6 +85,20 @@ int rule_order(const std::string& id) {
 
 }  // namespace
 
+namespace {
+
+// Keeps the first of each name, in order.
+void unique_names(std::vector<std::string>& names) {
+  std::unordered_set<std::string_view> seen;
+  std::vector<std::string> kept;
+  kept.reserve(names.size());
+  for (auto& n : names)
+    if (seen.insert(n).second) kept.push_back(n);
+  names = std::move(kept);
+}
+
+}  // namespace
+
 std::vector<Finding> run_findings(const Capture& capture, const std::vector<std::string>& ignore) {
   using namespace findings;
   std::vector<Finding> out;
@@ -97,6 +113,10 @@ std::vector<Finding> run_findings(const Capture& capture, const std::vector<std:
     time_rules(v, out);
   }
   std::erase_if(out, [&](const Finding& f) { return ignored(f.id, ignore); });
+  for (Finding& f : out) {
+    unique_names(f.layers);
+    unique_names(f.onnx_nodes);
+  }
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
     if (a.build != b.build) return a.build < b.build;
     if (a.severity != b.severity) return int(a.severity) > int(b.severity);
@@ -149,12 +169,11 @@ Finding make_finding(const BuildView& v, const char* id, Severity severity, std:
   return f;
 }
 
+// Duplicates are removed once, after the rules (unique_names): a scan per added layer made
+// findings over whole builds quadratic.
 void add_layer(Finding& f, const Layer& layer) {
-  if (std::find(f.layers.begin(), f.layers.end(), layer.name) == f.layers.end())
-    f.layers.push_back(layer.name);
-  for (const auto& n : layer.onnx_nodes)
-    if (std::find(f.onnx_nodes.begin(), f.onnx_nodes.end(), n) == f.onnx_nodes.end())
-      f.onnx_nodes.push_back(n);
+  f.layers.push_back(layer.name);
+  f.onnx_nodes.insert(f.onnx_nodes.end(), layer.onnx_nodes.begin(), layer.onnx_nodes.end());
 }
 
 bool is_float(const std::string& d) { return d == "FP32" || d == "FP16" || d == "BF16"; }

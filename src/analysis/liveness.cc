@@ -12,8 +12,15 @@ void estimate_liveness(Build& b, const TensorSize& size_of) {
   m.peak_layer = -1;
   m.peak_tensors.clear();
   m.liveness_unknown_tensors = 0;
+  m.liveness_refused.clear();
   const int n = int(b.layers.size());
   if (n == 0 || b.names_only) return;
+  // Lifetimes over engine order mean nothing when the order is not one an engine can run in.
+  if (!b.graph.problems.empty()) {
+    m.liveness_refused =
+        "the engine graph is inconsistent (" + describe(b.graph.problems.front(), b.layers) + ")";
+    return;
+  }
 
   struct Life {
     int first = -1, last = -1;

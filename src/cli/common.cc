@@ -1,8 +1,13 @@
 #include "cli/common.h"
 
+#include <algorithm>
 #include <cctype>
+#include <exception>
 #include <iostream>
+#include <map>
+#include <optional>
 
+#include "analysis/memory.h"
 #include "ingest/grammar.h"
 #include "ingest/load.h"
 #include "io/input.h"
@@ -11,18 +16,57 @@ namespace trtlens {
 uint64_t parse_size(const std::string& text) {
   size_t pos = 0;
   unsigned long long n = 0;
+  // stoull takes "-1" as 2^64-1 and skips leading blanks: a size starts with a digit.
+  const bool digit = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
   try {
-    n = std::stoull(text, &pos);
+    if (digit) n = std::stoull(text, &pos);
   } catch (const std::exception&) {
-    throw UsageError("--max-input-size: '" + text + "' is not a size (e.g. 512M, 4G)");
   }
+  if (!digit || pos == 0)
+    throw UsageError("--max-input-size: '" + text + "' is not a size (e.g. 512M, 4G)");
   std::string unit = text.substr(pos);
   for (char& ch : unit) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-  if (unit.empty() || unit == "B") return n;
-  if (unit == "K" || unit == "KB" || unit == "KIB") return n << 10;
-  if (unit == "M" || unit == "MB" || unit == "MIB") return n << 20;
-  if (unit == "G" || unit == "GB" || unit == "GIB") return n << 30;
-  throw UsageError("--max-input-size: unknown unit '" + unit + "'");
+  int shift = -1;
+  if (unit.empty() || unit == "B") shift = 0;
+  if (unit == "K" || unit == "KB" || unit == "KIB") shift = 10;
+  if (unit == "M" || unit == "MB" || unit == "MIB") shift = 20;
+  if (unit == "G" || unit == "GB" || unit == "GIB") shift = 30;
+  if (unit == "T" || unit == "TB" || unit == "TIB") shift = 40;
+  if (shift < 0) throw UsageError("--max-input-size: unknown unit '" + unit + "'");
+  if (n > (~0ull >> shift)) throw UsageError("--max-input-size: '" + text + "' is too large");
+  return n << shift;
+}
+
+// --shape values are checked against the inputs the builds declare: a name no build has, or a
+// rank that differs from the tensor's, would otherwise be ignored without a word.
+void check_shapes(const Capture& c, const std::vector<std::string>& specs) {
+  std::map<std::string, std::vector<int64_t>> given;
+  for (const auto& spec : specs) {
+    auto s = parse_shape_option(spec);
+    if (!s) throw UsageError("--shape '" + spec + "': expected name=1x3x224x224");
+    given[s->first] = s->second;
+  }
+  const bool tensors_known = std::any_of(c.builds.begin(), c.builds.end(), [](const Build& b) {
+    return std::any_of(b.layers.begin(), b.layers.end(),
+                       [](const Layer& l) { return !l.inputs.empty(); });
+  });
+  if (given.empty() || !tensors_known) return;
+  for (const auto& [name, dims] : given) {
+    std::optional<size_t> rank;
+    bool seen = false;
+    for (const auto& b : c.builds)
+      for (const auto& l : b.layers)
+        for (const auto& t : l.inputs)
+          if (t.name == name) {
+            seen = true;
+            if (t.has_dims) rank = t.dims.size();
+          }
+    if (!seen)
+      throw UsageError("--shape " + name + ": no layer of the inputs reads a tensor of this name");
+    if (rank && *rank != dims.size())
+      throw UsageError("--shape " + name + ": " + std::to_string(dims.size()) +
+                       " dims given, the tensor has " + std::to_string(*rank));
+  }
 }
 
 
@@ -81,7 +125,23 @@ Capture load_inputs(const CommonOptions& o) {
   ReadLimits limits;
   limits.max_input_bytes = parse_size(o.max_input_size);
   limits.threads = o.threads;
+  try {
+    refuse_output_over_input(o.output, o.inputs);
+  } catch (const OutputError& e) {
+    throw UsageError(e.what());
+  }
+  if (std::count(o.inputs.begin(), o.inputs.end(), std::string("-")) > 1)
+    throw UsageError("'-' (stdin) is given more than once");
   Capture c = load_capture(o.inputs, *grammar, limits);
+  // Members of a bundle directory are inputs too.
+  std::vector<std::string> read;
+  for (const auto& in : c.inputs) read.push_back(in.path);
+  try {
+    refuse_output_over_input(o.output, read);
+  } catch (const OutputError& e) {
+    throw UsageError(e.what());
+  }
+  check_shapes(c, o.analysis.shapes);
   analyze(c, o.analysis);
   return c;
 }
@@ -109,10 +169,21 @@ std::vector<const Build*> select_builds(const Capture& c, const std::string& spe
   return out;
 }
 
-Output::Output(const std::string& path) : out_(&std::cout) {
-  if (path.empty() || path == "-") return;
-  file_ = std::make_unique<std::ofstream>(path, std::ios::binary);
-  if (!*file_) throw UsageError(path + ": cannot write");
+Output::Output(const std::string& path) {
+  try {
+    file_ = std::make_unique<OutputFile>(path);
+  } catch (const OutputError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+Output::~Output() noexcept(false) {
+  if (std::uncaught_exceptions() > 0) return;  // unwinding: the target is left as it was
+  try {
+    file_->commit();
+  } catch (const OutputError& e) {
+    throw UsageError(e.what());
+  }
 }
 
 }  // namespace trtlens

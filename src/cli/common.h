@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "analysis/analyze.h"
+#include "io/output.h"
 #include "model/capture.h"
 
 namespace trtlens {
@@ -50,15 +51,17 @@ Capture load_inputs(const CommonOptions& o);
 // --build N|final|all.
 std::vector<const Build*> select_builds(const Capture& c, const std::string& spec);
 
-// stdout, or the -o file.
+// stdout, or the -o file (written through a temporary file, every write checked). The
+// destructor commits: when the command returns normally, a failed write or rename throws
+// UsageError "PATH: write failed: reason" (exit 2); when it throws, the target is left as it was.
 class Output {
  public:
   explicit Output(const std::string& path);
-  std::ostream& stream() { return file_ ? *file_ : *out_; }
+  ~Output() noexcept(false);
+  std::ostream& stream() { return file_->stream(); }
 
  private:
-  std::unique_ptr<std::ofstream> file_;
-  std::ostream* out_;
+  std::unique_ptr<OutputFile> file_;
 };
 
 // Each subcommand registers itself; `run` returns the exit code.

@@ -11,7 +11,8 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
   cmds.emplace_back(cmd, [opts] {
     Capture c = load_inputs(*opts);
     Output out(opts->output);
-    out.stream() << dump_json(capture_json(c, select_builds(c, opts->build))) << '\n';
+    write_capture_json(c, select_builds(c, opts->build), out.stream());
+    out.stream() << '\n';
     return 0;
   });
 }

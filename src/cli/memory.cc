@@ -18,7 +18,8 @@ void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   cmd->add_option("--sort", *sort, "Sort rows by this column, largest first")
       ->check(CLI::IsMember(memory_sort_keys()))
       ->default_val("order");
-  cmd->add_option("--top", *top, "Only the first N rows (after sorting)");
+  cmd->add_option("--top", *top, "Only the first N rows (after sorting)")
+      ->check(CLI::NonNegativeNumber);
   cmds.emplace_back(cmd, [opts, sort, top] {
     Capture c = load_inputs(*opts);
     Output out(opts->output);

@@ -13,7 +13,9 @@ void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
       "profile",
       "Per-layer times joined to layers, grouped; performance summary and timing traces");
   add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
-  cmd->add_option("--top", *top, "How many of the slowest layers to list")->default_val(10);
+  cmd->add_option("--top", *top, "How many of the slowest layers to list")
+      ->default_val(10)
+      ->check(CLI::NonNegativeNumber);
   cmds.emplace_back(cmd, [opts, top] {
     Capture c = load_inputs(*opts);
     Output out(opts->output);

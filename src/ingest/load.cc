@@ -1,5 +1,11 @@
 #include "ingest/load.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+
 #include "ingest/build_log.h"
 #include "ingest/bundle.h"
 #include "ingest/detect.h"
@@ -20,16 +26,50 @@ void note_cut_gzip(const InputStream& in, Assembler& out, const std::string& pat
                    "gzip stream ends early (file cut short?); read the lines that arrived");
 }
 
-// `path` names the input in diagnostics; `open_path`, when given, is where its bytes are.
+// Text in UTF-16 (what Windows PowerShell's '>' writes): a byte-order mark, or ASCII with a
+// zero byte after (or before) every character.
+bool looks_like_utf16(std::string_view head) {
+  if (head.size() >= 2 && ((uint8_t(head[0]) == 0xff && uint8_t(head[1]) == 0xfe) ||
+                           (uint8_t(head[0]) == 0xfe && uint8_t(head[1]) == 0xff)))
+    return true;
+  const size_t n = std::min<size_t>(head.size(), 512) & ~size_t{1};
+  if (n < 8) return false;
+  size_t zero_odd = 0, zero_even = 0;
+  for (size_t i = 0; i < n; i += 2) {
+    zero_even += head[i] == 0;
+    zero_odd += head[i + 1] == 0;
+  }
+  return zero_odd == n / 2 || zero_even == n / 2;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// `path` names the input in diagnostics; `member`, when given, is where its bytes are.
 void load_one(const std::string& path, const Grammar& grammar, const ReadLimits& limits,
-              Assembler& out, const std::string& open_path = "") {
-  auto in = InputStream::open(open_path.empty() ? path : open_path, limits);
+              Assembler& out, const BundleFile* member = nullptr) {
+  auto in = member ? open_member(*member, limits) : InputStream::open(path, limits);
   in->keep_cut_gzip();
   InputKind kind = detect_kind(in->peek(8192));
+  // A bundle's model that is not protobuf would otherwise be sniffed as a one-line log.
+  if (member && kind != InputKind::Onnx && (member->kind == "onnx" || ends_with(path, ".onnx")))
+    throw InputError(path, "named as an ONNX model but is not one (not protobuf: " +
+                               std::string(to_string(kind)) + ")");
   switch (kind) {
-    case InputKind::Empty:
+    case InputKind::Empty: {
+      if (in->cut_short()) throw InputError(path, "truncated gzip stream: nothing arrived");
+      struct stat st {};
+      if (!member && path != "-" && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw InputError(path, "nothing to read (a pipe or FIFO whose writer sent nothing)");
       throw InputError(path, "empty file");
+    }
     case InputKind::Binary:
+      if (looks_like_utf16(in->peek(512)))
+        throw InputError(path,
+                         "UTF-16 text (as Windows PowerShell '>' writes): convert it with "
+                         "iconv -f UTF-16 -t UTF-8");
       throw InputError(path, "binary file (not a TensorRT log, JSON export or ONNX model)");
     case InputKind::OtherJson:
       throw InputError(path, "JSON that is not a TensorRT export (no Layers, timeMs or latencyMs)");
@@ -72,7 +112,9 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
     case InputKind::Onnx: {
       if (in->gzip()) throw InputError(path, "gzip-compressed ONNX model: decompress it first");
       if (path == "-") throw InputError(path, "ONNX models cannot be read from stdin; pass the file");
-      OnnxModel model = read_onnx_model(path);
+      OnnxModel model = !member          ? read_onnx_model(path)
+                        : member->member ? read_onnx_model_fd(path, ::dup(member->member->fd))
+                                         : read_onnx_model(member->open);
       out.begin_input(path, to_string(kind), false);
       out.onnx_model(std::move(model));
       out.end_input(0);
@@ -98,7 +140,7 @@ Capture load_capture(const std::vector<std::string>& paths, const Grammar& gramm
         size_t loaded = 0;
         for (const auto& f : bundle->files()) {
           try {
-            load_one(f.shown, grammar, limits, out, f.open);
+            load_one(f.shown, grammar, limits, out, &f);
             ++loaded;
           } catch (const InputError& e) {
             out.diagnostic(Severity::Warning, SourceLoc{e.path(), 0}, e.reason() + "; skipped");
@@ -106,11 +148,7 @@ Capture load_capture(const std::vector<std::string>& paths, const Grammar& gramm
         }
         if (loaded == 0) {
           std::string why = "bundle holds no input trtlens can read";
-          for (const auto& d : capture.diagnostics)  // say why, when the archive was damaged
-            if (d.where.path == path && d.message.rfind("damaged archive", 0) == 0) {
-              why += " (" + d.message + ")";
-              break;
-            }
+          if (!bundle->empty_reason().empty()) why += " (" + bundle->empty_reason() + ")";
           throw InputError(path, why);
         }
         continue;

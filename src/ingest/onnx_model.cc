@@ -56,8 +56,12 @@ OnnxValue value_of(const onnx::ValueInfoProto& v) {
 }  // namespace
 
 OnnxModel read_onnx_model(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(path, "cannot open");
+  return read_onnx_model_fd(path, fd);
+}
+
+OnnxModel read_onnx_model_fd(const std::string& path, int fd) {
   struct stat st {};
   if (::fstat(fd, &st) == 0 && st.st_size > INT_MAX) {
     ::close(fd);

@@ -12,5 +12,8 @@ namespace trtlens {
 // Throws InputError (naming the file) when the file is not a readable ONNX model or is larger
 // than protobuf can parse in one piece (2 GB).
 OnnxModel read_onnx_model(const std::string& path);
+// The same from an open file (an archive member in memory); takes ownership of `fd`; `path`
+// names it in errors.
+OnnxModel read_onnx_model_fd(const std::string& path, int fd);
 
 }  // namespace trtlens

@@ -62,8 +62,22 @@ std::unique_ptr<InputStream> InputStream::open(const std::string& path, ReadLimi
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InputError(path, errno_reason());
   if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory");
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // A FIFO with no writer would block open() forever: open it without waiting, then read it
+  // normally (with no writer attached, reading ends at once).
+  const bool fifo = S_ISFIFO(st.st_mode);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (fifo ? O_NONBLOCK : 0));
   if (fd < 0) throw InputError(path, errno_reason());
+  if (fifo) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return std::unique_ptr<InputStream>(new InputStream(path, fd, true, limits));
+}
+
+std::unique_ptr<InputStream> InputStream::open_fd(const std::string& path, int fd,
+                                                  ReadLimits limits) {
+  if (::lseek(fd, 0, SEEK_SET) < 0) {
+    const std::string why = errno_reason();
+    ::close(fd);
+    throw InputError(path, why);
+  }
   return std::unique_ptr<InputStream>(new InputStream(path, fd, true, limits));
 }
 

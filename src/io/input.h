@@ -61,6 +61,10 @@ class MappedFile {
 class InputStream {
  public:
   static std::unique_ptr<InputStream> open(const std::string& path, ReadLimits limits = {});
+  // An already open file (an archive member held in memory), read from its start; takes
+  // ownership of `fd`. `path` names it in errors.
+  static std::unique_ptr<InputStream> open_fd(const std::string& path, int fd,
+                                              ReadLimits limits = {});
   ~InputStream();
   InputStream(const InputStream&) = delete;
   InputStream& operator=(const InputStream&) = delete;

@@ -1,5 +1,6 @@
 #include "model/assembler.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string_view>
@@ -89,15 +90,19 @@ void Assembler::add_binding(Binding binding) { pending_.bindings.push_back(std::
 void Assembler::set_names_only() { pending_.names_only = true; }
 
 Build* Assembler::enrichment_target(const Build& listing) {
-  for (size_t i = capture_.builds.size(); i-- > 0;) {
-    Build& b = capture_.builds[i];
-    bool same_input = i >= first_build_of_input_;
-    if (listing.kind == ListingKind::LayerInfoDump) {
-      // --dumpLayerInfo after the verbose block of the same trtexec run describes that engine.
-      if (same_input && b.run == listing.run && same_layer_names(b, listing)) return &b;
-    } else if (listing.kind == ListingKind::LayerJson && !same_input) {
-      if (same_layer_names(b, listing)) return &b;
+  // Looks back over a few builds only: a log of many listings must not make this quadratic.
+  constexpr size_t kLookBack = 16;
+  auto& builds = capture_.builds;
+  if (listing.kind == ListingKind::LayerInfoDump) {
+    // --dumpLayerInfo after the verbose block of the same trtexec run describes that engine.
+    for (size_t i = builds.size(), k = 0; i-- > first_build_of_input_ && k < kLookBack; ++k) {
+      if (builds[i].run != listing.run) break;
+      if (same_layer_names(builds[i], listing)) return &builds[i];
     }
+  } else if (listing.kind == ListingKind::LayerJson) {
+    for (size_t i = std::min(first_build_of_input_, builds.size()), k = 0; i-- > 0 && k < kLookBack;
+         ++k)
+      if (same_layer_names(builds[i], listing)) return &builds[i];
   }
   return nullptr;
 }
@@ -151,6 +156,11 @@ void Assembler::diagnostic(Severity severity, SourceLoc where, std::string messa
 void Assembler::unrecognized(SourceLoc where, std::string message) {
   if (!capture_.inputs.empty()) ++capture_.inputs.back().unrecognized;
   diagnostic(Severity::Warning, std::move(where), std::move(message));
+}
+
+void Assembler::skipped(SourceLoc where, uint64_t count, std::string message) {
+  if (!capture_.inputs.empty()) capture_.inputs.back().unrecognized += count;
+  diagnostic(Severity::Info, std::move(where), std::move(message));
 }
 
 Build* Assembler::current_build() {
@@ -598,6 +608,17 @@ void Assembler::finish() {
   for (auto& b : capture_.builds) {
     b.final = false;
     b.graph = build_engine_graph(b.layers, b.bindings);
+    // A few name the pattern; a listing mixed from two interleaved runs would give hundreds.
+    const size_t shown = std::min<size_t>(b.graph.problems.size(), 5);
+    for (size_t i = 0; i < shown; ++i)
+      diagnostic(Severity::Warning, b.source,
+                 "inconsistent engine graph: " + describe(b.graph.problems[i], b.layers));
+    if (b.graph.problems.size() > shown)
+      diagnostic(Severity::Warning, b.source,
+                 "inconsistent engine graph: " + std::to_string(b.graph.problems.size() - shown) +
+                     (b.graph.problems.size() >= 100 ? " or more" : "") +
+                     " more problems (two listings interleaved, e.g. two trtexec runs logging "
+                     "into one file?)");
   }
   if (!capture_.builds.empty()) capture_.builds.back().final = true;
 }

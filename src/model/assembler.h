@@ -35,6 +35,8 @@ class Assembler {
   void label(const std::string& key, const std::string& value);
   // A line inside a section the ingester owns that it could not read: counted and reported.
   void unrecognized(SourceLoc where, std::string message);
+  // `count` lines a section skipped (other messages logged into it), reported once.
+  void skipped(SourceLoc where, uint64_t count, std::string message);
 
   // After every input: mark the final build and wire the engine graphs.
   void finish();

@@ -52,11 +52,20 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
   for (const auto& b : bindings) binding_names.insert(b.name);
 
   std::unordered_map<std::string, EngineGraphImpl::vertex_descriptor> input_vertex;
+  std::vector<std::pair<std::string, int>> unproduced;  // (tensor, reader) with no producer yet
+  constexpr size_t kMaxProblems = 100;  // a mixed-up listing says so; it need not list all
   for (size_t i = 0; i < layers.size(); ++i) {
     const Layer& layer = layers[i];
+    for (const auto& out : layer.outputs) {
+      bool self = false;
+      for (const auto& in : layer.inputs) self = self || in.name == out.name;
+      if (self && eg.problems.size() < kMaxProblems)
+        eg.problems.push_back({EngineGraph::Problem::SelfLoop, out.name, int(i), int(i)});
+    }
     for (size_t k = 0; k < layer.inputs.size(); ++k) {
       const std::string& name = layer.inputs[k].name;
       consumed.insert(name);
+      if (!producer.count(name)) unproduced.emplace_back(name, int(i));
       if (auto it = producer.find(name); it != producer.end()) {
         boost::add_edge(eg.layer_vertex[it->second.layer], eg.layer_vertex[i],
                         GraphEdge{name, it->second.output, int(k)}, g);
@@ -74,8 +83,38 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
       boost::add_edge(it->second, eg.layer_vertex[i], GraphEdge{name, -1, int(k)}, g);
     }
     for (size_t k = 0; k < layer.outputs.size(); ++k) {
-      producer[layer.outputs[k].name] = Producer{int(i), int(k)};
+      auto [it, fresh] = producer.try_emplace(layer.outputs[k].name, Producer{int(i), int(k)});
+      if (fresh) continue;
+      if (it->second.layer != int(i) && eg.problems.size() < kMaxProblems)
+        eg.problems.push_back(
+            {EngineGraph::Problem::TwoProducers, layer.outputs[k].name, int(i), it->second.layer});
+      it->second = Producer{int(i), int(k)};
     }
+  }
+
+  // A reader before its producer: a cycle when the producer depends on the reader.
+  for (const auto& [name, reader] : unproduced) {
+    auto it = producer.find(name);
+    if (it == producer.end() || it->second.layer == reader) continue;  // input, or a self-loop
+    if (eg.problems.size() >= kMaxProblems) break;
+    const int writer = it->second.layer;
+    std::vector<bool> seen(layers.size(), false);
+    std::vector<EngineGraphImpl::vertex_descriptor> stack{eg.layer_vertex[size_t(reader)]};
+    bool cycle = false;
+    while (!stack.empty() && !cycle) {
+      auto v = stack.back();
+      stack.pop_back();
+      for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
+        const GraphVertex& t = g[boost::target(*e, g)];
+        if (t.kind != VertexKind::Layer || seen[size_t(t.layer)]) continue;
+        seen[size_t(t.layer)] = true;
+        if (t.layer == writer) cycle = true;
+        stack.push_back(boost::target(*e, g));
+      }
+    }
+    eg.problems.push_back(
+        {cycle ? EngineGraph::Problem::Cycle : EngineGraph::Problem::UseBeforeDefinition, name,
+         reader, writer});
   }
 
   // Graph outputs: bindings that some layer produces, or (without bindings) unconsumed outputs.
@@ -102,6 +141,30 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
     }
   }
   return eg;
+}
+
+}  // namespace trtlens
+
+namespace trtlens {
+
+std::string describe(const EngineGraph::Problem& p, const std::vector<Layer>& layers) {
+  auto layer = [&](int i) {
+    return "layer " + std::to_string(i) + " '" +
+           (i >= 0 && size_t(i) < layers.size() ? layers[size_t(i)].name : std::string()) + "'";
+  };
+  const std::string t = "tensor '" + p.tensor + "'";
+  switch (p.kind) {
+    case EngineGraph::Problem::UseBeforeDefinition:
+      return layer(p.layer) + " reads " + t + " before " + layer(p.other) + " writes it";
+    case EngineGraph::Problem::Cycle:
+      return "cycle: " + layer(p.layer) + " reads " + t + " from " + layer(p.other) +
+             ", which depends on it";
+    case EngineGraph::Problem::TwoProducers:
+      return t + " is written by two layers: " + layer(p.other) + " and " + layer(p.layer);
+    case EngineGraph::Problem::SelfLoop:
+      return layer(p.layer) + " reads its own output " + t;
+  }
+  return t;
 }
 
 }  // namespace trtlens

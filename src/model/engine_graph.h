@@ -53,11 +53,25 @@ struct EngineGraph {
   // listings have none; TRT's constants and shape tensors also show up here).
   int dangling_inputs = 0;
 
+  // What an engine in execution order cannot be: a layer reading a tensor only a later layer
+  // writes (a cycle when that layer depends on the reader), a tensor written by two layers, a
+  // layer reading its own output. Listings mixed from two engines show these.
+  struct Problem {
+    enum Kind { UseBeforeDefinition, Cycle, TwoProducers, SelfLoop } kind;
+    std::string tensor;
+    int layer = -1;  // the reader (or the second producer)
+    int other = -1;  // the producer (or the first producer)
+  };
+  std::vector<Problem> problems;
+
  private:
   std::unique_ptr<EngineGraphImpl> impl_;
 };
 static_assert(std::is_nothrow_move_constructible_v<EngineGraph> &&
               std::is_nothrow_move_assignable_v<EngineGraph>);
+
+// One line per problem, for diagnostics.
+std::string describe(const EngineGraph::Problem& p, const std::vector<Layer>& layers);
 
 // Wires producers to consumers by tensor name. Bindings, where known, decide which dangling
 // tensors are graph inputs/outputs; without them, unproduced inputs and unconsumed outputs are.

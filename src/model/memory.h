@@ -63,6 +63,8 @@ struct BuildMemory {
   std::vector<std::string> peak_tensors;
   // Tensors left out of the estimate because their size is unknown (the peak is then a floor).
   int liveness_unknown_tensors = 0;
+  // Why there is no estimate although sizes are known (an order no engine can run in), or "".
+  std::string liveness_refused;
 };
 
 // What the log printed about memory before the assembler knows which build it belongs to

@@ -1,8 +1,10 @@
 #include "render/escape.h"
 
-#include "model/values.h"
-
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+
+#include "model/values.h"
 
 namespace trtlens {
 namespace {
@@ -13,7 +15,22 @@ void hex_byte(std::string& out, unsigned char c) {
   out += buf;
 }
 
-// Control characters and invalid UTF-8 as \xNN; valid text as is.
+uint32_t decode3(std::string_view s, size_t i) {
+  return (uint32_t(static_cast<unsigned char>(s[i]) & 0x0f) << 12) |
+         (uint32_t(static_cast<unsigned char>(s[i + 1]) & 0x3f) << 6) |
+         uint32_t(static_cast<unsigned char>(s[i + 2]) & 0x3f);
+}
+
+// Bidi embeddings, overrides, isolates and marks reorder what follows them on screen (a name
+// can then look like another); line and paragraph separators break lines like a newline.
+bool is_bidi_or_separator(std::string_view s, size_t i) {
+  const uint32_t cp = decode3(s, i);
+  return cp == 0x200e || cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
+// Control characters and invalid UTF-8 as \xNN, bidi controls and line separators as \uNNNN;
+// valid text as is.
 std::string visible(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -37,10 +54,26 @@ std::string visible(std::string_view s) {
       i += 2;
       continue;
     }
+    if (n == 3 && is_bidi_or_separator(s, i)) {
+      char buf[9];
+      std::snprintf(buf, sizeof buf, "\\u%04X", unsigned(decode3(s, i)));
+      out += buf;
+      i += 3;
+      continue;
+    }
     out.append(s.substr(i, n));
     i += n;
   }
   return out;
+}
+
+// A cell a spreadsheet reads as a number is data, not a formula: "-1" stays as it is.
+bool is_number(std::string_view v) {
+  if (v.empty()) return false;
+  std::string t(v);
+  char* end = nullptr;
+  std::strtod(t.c_str(), &end);
+  return end == t.c_str() + t.size() && t.find_first_of(" \t") == std::string::npos;
 }
 
 }  // namespace
@@ -49,7 +82,9 @@ std::string escape_terminal(std::string_view s) { return visible(s); }
 
 std::string escape_csv(std::string_view s) {
   std::string v = visible(s);
-  bool formula = !v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '@');
+  // What spreadsheets run as a formula (OWASP's list); tab and CR are already \xNN here.
+  bool formula = !v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '@' || v[0] == '\t' ||
+                                v[0] == '\r' || (v[0] == '-' && !is_number(v)));
   if (formula) v.insert(v.begin(), '\'');
   if (v.find_first_of(",\"\n") == std::string::npos && !formula) return v;
   std::string out = "\"";

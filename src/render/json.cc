@@ -1,4 +1,7 @@
 #include "render/json.h"
+
+#include <ostream>
+
 #include "render/memory.h"  // memory (issue 3)
 
 #include "render/provenance.h"  // onnx (issue 5)
@@ -103,7 +106,10 @@ ojson build_json(const Build& b) {
   return j;
 }
 
-ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
+namespace {
+
+ojson capture_json_with(const Capture& c, const std::vector<const Build*>& builds,
+                        bool with_builds) {
   ojson j;
   j["schema"] = "trtlens/1";
   j["inputs"] = ojson::array();
@@ -115,7 +121,8 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
                            {"gzip", in.gzip}});
   }
   j["builds"] = ojson::array();
-  for (const Build* b : builds) j["builds"].push_back(build_json(*b));
+  if (with_builds)
+    for (const Build* b : builds) j["builds"].push_back(build_json(*b));
   // runtime (issue 4)
   j["runs"] = ojson::array();
   for (const auto& r : c.runs) j["runs"].push_back(run_json(r));
@@ -134,6 +141,38 @@ ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
                                 {"message", d.message}});
   }
   return j;
+}
+
+}  // namespace
+
+ojson capture_json(const Capture& c, const std::vector<const Build*>& builds) {
+  return capture_json_with(c, builds, true);
+}
+
+void write_capture_json(const Capture& c, const std::vector<const Build*>& builds,
+                        std::ostream& os) {
+  // The document without its builds, then each build dumped on its own where the empty array
+  // stood: the same text as dump_json(capture_json(...)), without holding every build's JSON at
+  // once. Dumped strings hold no raw newline, so the marker is the top-level key only.
+  const std::string doc = dump_json(capture_json_with(c, builds, false));
+  const std::string marker = "\n  \"builds\": []";
+  const size_t at = doc.find(marker);
+  if (at == std::string::npos || builds.empty()) {
+    os << doc;
+    return;
+  }
+  os.write(doc.data(), std::streamsize(at));
+  os << "\n  \"builds\": [";
+  for (size_t i = 0; i < builds.size(); ++i) {
+    std::string b = dump_json(build_json(*builds[i]));
+    os << (i ? ",\n    " : "\n    ");
+    for (char ch : b) {
+      os.put(ch);
+      if (ch == '\n') os << "    ";
+    }
+  }
+  os << "\n  ]";
+  os.write(doc.data() + at + marker.size(), std::streamsize(doc.size() - at - marker.size()));
 }
 
 std::string dump_json(const ojson& j, int indent) {

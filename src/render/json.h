@@ -1,6 +1,7 @@
 // The trtlens JSON document (ARCHITECTURE §4, schema "trtlens/1").
 #pragma once
 
+#include <ostream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,9 @@ nlohmann::ordered_json build_json(const Build& build);
 nlohmann::ordered_json totals_json(const BuildTotals& totals);
 nlohmann::ordered_json latency_json(const Latency& latency);  // null when no source
 nlohmann::ordered_json capture_json(const Capture& capture, const std::vector<const Build*>& builds);
+// The same document written to `os` build by build (memory: one build's JSON at a time).
+void write_capture_json(const Capture& capture, const std::vector<const Build*>& builds,
+                        std::ostream& os);
 
 // Serialises with names kept byte for byte where they are UTF-8 (invalid bytes become U+FFFD).
 std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);

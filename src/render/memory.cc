@@ -153,6 +153,10 @@ void write_memory_figures(const Build& b, std::ostream& os) {
     }
   }
   os << "activation estimate (tensor lifetimes):";
+  if (!m.liveness_refused.empty()) {
+    os << " not estimated: " << escape_terminal(m.liveness_refused) << '\n';
+    return;
+  }
   if (!m.peak_live_bytes) {
     os << " unknown (no tensors with known sizes)\n";
     return;

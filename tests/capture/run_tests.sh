@@ -156,6 +156,17 @@ if command -v python3 >/dev/null 2>&1; then
   check "control characters: valid JSON with the same argument" python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); assert m["runs"][0]["argv"][-1] == "--shapes=a\tb\nc"' "$work/out/ctl/manifest.json"
 fi
 
+# A backslash in the output path: GNU sha256sum would prefix its line with '\' for such a
+# file name; the manifest must stay valid JSON with plain hex checksums.
+mkdir -p "$work/back\\slash"
+capture -o "$work/back\\slash" --name bs --no-profile --onnx "$work/model.onnx"
+check "backslash path: exit 0" [ "$rc" = 0 ]
+check "backslash path: hex checksums" grep -qE '"sha256": "[0-9a-f]{64}"' "$work/back\\slash/bs/manifest.json"
+check "backslash path: every checksum plain hex" [ "$(grep -c '"sha256": "[0-9a-f]\{64\}"' "$work/back\\slash/bs/manifest.json")" = "$(grep -c '"sha256"' "$work/back\\slash/bs/manifest.json")" ]
+if command -v python3 >/dev/null 2>&1; then
+  check "backslash path: valid JSON" python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$work/back\\slash/bs/manifest.json"
+fi
+
 # A trtexec whose --help has no banner: flags come from its option list.
 FAKE_TRT_NOBANNER=1 FAKE_TRT_ARGLOG=$work/args-nobanner
 export FAKE_TRT_NOBANNER FAKE_TRT_ARGLOG

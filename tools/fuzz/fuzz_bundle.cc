@@ -1,5 +1,6 @@
 // Capture bundles: the bytes are a manifest.json inside a bundle directory (first byte even)
-// or a tar archive (first byte odd) that the bundle reader extracts and then reads.
+// or an archive (first byte odd: tar, zip, or compressed by gzip, zstd, xz or bzip2) that the
+// bundle reader reads with libarchive into memory, then sniffs and reads member by member.
 #include <unistd.h>
 
 #include <cstdint>
@@ -51,7 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     auto b = trtlens::Bundle::open((tar ? target : root / "b").string(), limits, out);
     if (b)
-      for (const auto& m : b->files()) (void)m.open.size();
+      for (const auto& m : b->files()) {
+        auto in = trtlens::open_member(m, limits);
+        (void)in->peek(4096);
+      }
   } catch (const trtlens::InputError&) {
   }
   return 0;

@@ -60,8 +60,7 @@ class Dispatcher {
   }
 
   LogStats finish() {
-    if (active_) active_->end();
-    active_ = nullptr;
+    while (active_) close();
     return LogStats{lines_, recognized_};
   }
   uint64_t lines() const { return lines_; }
@@ -71,11 +70,18 @@ class Dispatcher {
   void dispatch(const LogLine& line, int hit, bool screened) {
     if (active_) {
       if (active_->next(line)) {
+        if (!held_.empty()) {
+          active_->interleaved(held_.size(), held_.front().number);
+          held_.clear();
+        }
         if (!screened || !(line.prefixed || hit >= 0)) ++recognized_;
         return;
       }
-      active_->end();
-      active_ = nullptr;
+      if (held_.size() < kMaxHeld && active_->may_resume_after(line)) {
+        held_.push_back(Held{std::string(line.text), line.number, hit, screened});
+        return;
+      }
+      close();
     }
     if (hit == kNotMatched) hit = screen_.match(line);
     if (hit >= 0) {
@@ -83,6 +89,15 @@ class Dispatcher {
       if (t.section->start(t.which, line)) active_ = t.section;
     }
     if (!screened && (line.prefixed || hit >= 0)) ++recognized_;
+  }
+
+  // Ends the open section and reads the lines it held as if it had ended before them.
+  void close() {
+    active_->end();
+    active_ = nullptr;
+    std::vector<Held> replay = std::move(held_);
+    held_.clear();
+    for (const Held& h : replay) dispatch(screen_.line(h.text, h.number), h.hit, h.screened);
   }
 
   void truncated(uint64_t number) {
@@ -95,6 +110,15 @@ class Dispatcher {
   const std::string& path_;
   size_t max_line_;
   LogSection* active_ = nullptr;
+  // Lines held while the open section may resume after them (copies: blocks are reused).
+  struct Held {
+    std::string text;
+    uint64_t number;
+    int hit;
+    bool screened;
+  };
+  static constexpr size_t kMaxHeld = 32;
+  std::vector<Held> held_;
   uint64_t lines_ = 0;
   uint64_t recognized_ = 0;
 };

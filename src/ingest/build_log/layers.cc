@@ -26,7 +26,33 @@ class LayersSection : public LogSection {
       mode_ = which == 1 ? Mode::AwaitLayers : Mode::Dump;
     }
     detailed_ = names_ = 0;
+    interleaved_ = 0;
+    first_interleaved_ = 0;
+    foreign_open_ = false;
     return true;
+  }
+
+  // Inside a listing, a line with a log prefix is another message logged in between (another
+  // thread, or a line broken by a lone CR whose rest follows un-prefixed): held until the
+  // listing goes on, or shown not to. Headers of a new listing and run banners end it for sure.
+  bool may_resume_after(const LogLine& line) override {
+    const std::string_view m = line.message;
+    const Grammar& g = ctx_.grammar;
+    if (mode_ == Mode::Bindings) return false;
+    if (RE2::FullMatch(m, g.re("engine_layer_block")) ||
+        RE2::FullMatch(m, g.re("layer_info_header")) || ends_dump(m))
+      return false;
+    if (line.prefixed) {
+      foreign_open_ = true;
+      return true;
+    }
+    return foreign_open_;  // the rest of a foreign message broken over lines
+  }
+
+  void interleaved(uint64_t count, uint64_t first_line) override {
+    if (interleaved_ == 0) first_interleaved_ = first_line;
+    interleaved_ += count;
+    foreign_open_ = false;
   }
 
   bool next(const LogLine& line) override {
@@ -71,6 +97,14 @@ class LayersSection : public LogSection {
   }
 
   void end() override {
+    if (interleaved_ > 0)
+      ctx_.out.skipped(ctx_.at(first_interleaved_), interleaved_,
+                       std::to_string(interleaved_) +
+                           " interleaved line(s) inside the layer listing skipped, the first here");
+    if (mode_ == Mode::Dump && detailed_ > 0)
+      ctx_.out.diagnostic(Severity::Warning, ctx_.at(last_layer_line_),
+                          "layer listing cut short: it ends after this layer without its "
+                          "'Bindings:' section");
     if (names_ > 0 && detailed_ == 0) ctx_.out.set_names_only();
     ctx_.out.end_listing();
   }
@@ -97,6 +131,7 @@ class LayersSection : public LogSection {
         layer->source = ctx_.at(line);
         ctx_.out.add_layer(std::move(*layer));
         ++detailed_;
+        last_layer_line_ = line.number;
       } else {
         ctx_.out.unrecognized(ctx_.at(line), "layer information line: " + error);
       }
@@ -117,6 +152,8 @@ class LayersSection : public LogSection {
   Mode mode_ = Mode::EngineLines;
   int detailed_ = 0;
   int names_ = 0;
+  uint64_t interleaved_ = 0, first_interleaved_ = 0, last_layer_line_ = 0;
+  bool foreign_open_ = false;  // a held line had a log prefix: un-prefixed lines may be its rest
 };
 
 }  // namespace

@@ -27,6 +27,7 @@ struct LogContext {
   Assembler& out;
   std::string path;
   SourceLoc at(const LogLine& line) const { return SourceLoc{path, line.number}; }
+  SourceLoc at(uint64_t line) const { return SourceLoc{path, line}; }
 };
 
 class LogSection {
@@ -40,6 +41,12 @@ class LogSection {
   // A following line. Return false when it is not this section's: the section is then ended
   // and the driver dispatches the line as usual.
   virtual bool next(const LogLine&) { return false; }
+  // next() refused the line, yet the section may go on after it: another thread logged into
+  // the middle of a listing. The driver holds such lines (a few at most); when the section takes
+  // a later line it is told how many it missed, otherwise it ends and the held lines are read
+  // as if it had ended at the first of them.
+  virtual bool may_resume_after(const LogLine&) { return false; }
+  virtual void interleaved(uint64_t /*count*/, uint64_t /*first_line*/) {}
   virtual void end() {}
 
  protected:
@@ -50,18 +57,15 @@ class LogSection {
 std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx);
 std::unique_ptr<LogSection> make_layers_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_run_section(LogContext& ctx);
-// memory (issue 3)
 std::unique_ptr<LogSection> make_memory_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_onnx_parse_section(LogContext& ctx);
 // "[a -> (1, 3)[FLOAT]], [b -> ()[INT64]]," (the ONNX parser's node tensors); false + error when
 // the text is not such a list.
 bool parse_onnx_value_list(std::string_view text, std::vector<OnnxValue>& out, std::string* error);
 
-// time: profiles, runtime sections (issue 4)
 std::unique_ptr<LogSection> make_profile_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_runtime_section(LogContext& ctx);
 
-// ONNX parse and fusion lines (issue 5)
 std::unique_ptr<LogSection> make_fusion_section(LogContext& ctx);
 
 

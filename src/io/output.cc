@@ -1,0 +1,150 @@
+#include "io/output.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace trtlens {
+namespace {
+
+constexpr size_t kBufBytes = size_t{1} << 16;
+
+std::string reason(int err) { return err ? std::strerror(err) : "unknown error"; }
+
+mode_t current_umask() {
+  mode_t m = ::umask(0);
+  ::umask(m);
+  return m;
+}
+
+}  // namespace
+
+CheckedFdBuf::CheckedFdBuf(int fd) : fd_(fd), buf_(kBufBytes) {
+  setp(buf_.data(), buf_.data() + buf_.size());
+}
+
+bool CheckedFdBuf::write_out(const char* p, size_t n) {
+  while (n > 0 && errno_ == 0) {
+    ssize_t k = ::write(fd_, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0)
+      errno_ = errno;
+    else if (k == 0)
+      errno_ = EIO;
+    else {
+      p += k;
+      n -= size_t(k);
+    }
+  }
+  return errno_ == 0;
+}
+
+bool CheckedFdBuf::flush_all() {
+  bool ok = write_out(pbase(), size_t(pptr() - pbase()));
+  setp(buf_.data(), buf_.data() + buf_.size());
+  return ok;
+}
+
+CheckedFdBuf::int_type CheckedFdBuf::overflow(int_type ch) {
+  if (!flush_all()) return traits_type::eof();
+  if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(ch);
+    pbump(1);
+  }
+  return traits_type::not_eof(ch);
+}
+
+std::streamsize CheckedFdBuf::xsputn(const char* s, std::streamsize n) {
+  if (size_t(n) <= size_t(epptr() - pptr())) {
+    std::memcpy(pptr(), s, size_t(n));
+    pbump(int(n));
+    return n;
+  }
+  if (!flush_all()) return 0;
+  if (size_t(n) < buf_.size()) return xsputn(s, n);
+  return write_out(s, size_t(n)) ? n : 0;
+}
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+  if (path.empty() || path == "-") {
+    shown_ = "<stdout>";
+    fd_ = STDOUT_FILENO;
+  } else {
+    shown_ = path;
+    struct stat st {};
+    // Devices, FIFOs and the like are written in place; only a regular file (or a new one) is
+    // replaced by rename.
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      if (S_ISDIR(st.st_mode)) throw OutputError(path + ": is a directory");
+      fd_ = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+      if (fd_ < 0) throw OutputError(path + ": write failed: " + reason(errno));
+    } else {
+      std::string dir = ".", base = path;
+      size_t slash = path.rfind('/');
+      if (slash != std::string::npos) {
+        dir = slash == 0 ? "/" : path.substr(0, slash);
+        base = path.substr(slash + 1);
+      }
+      if (base.empty()) throw OutputError(path + ": is a directory");
+      temp_ = (dir == "/" ? "" : dir) + "/." + base + ".trtlens-XXXXXX";
+      fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
+      if (fd_ < 0) {
+        int err = errno;
+        temp_.clear();
+        throw OutputError(path + ": write failed: " + reason(err));
+      }
+      // A replaced file keeps its permissions; a new one gets the usual 0666 less umask.
+      mode_t mode =
+          S_ISREG(st.st_mode) && st.st_mode ? (st.st_mode & 07777) : (0666 & ~current_umask());
+      ::fchmod(fd_, mode);
+    }
+    owns_fd_ = true;
+  }
+  buf_ = std::make_unique<CheckedFdBuf>(fd_);
+  stream_.rdbuf(buf_.get());
+}
+
+void OutputFile::commit() {
+  if (committed_) return;
+  committed_ = true;
+  auto fail = [&](int err) {
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    temp_.clear();
+    throw OutputError(shown_ + ": write failed: " + reason(err));
+  };
+  if (!buf_->flush_all()) fail(buf_->error());
+  if (stream_.bad()) fail(buf_->error() ? buf_->error() : EIO);
+  if (owns_fd_) {
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0 && errno != EINTR) fail(errno);
+  }
+  if (!temp_.empty()) {
+    if (::rename(temp_.c_str(), path_.c_str()) != 0) fail(errno);
+    temp_.clear();
+  }
+}
+
+OutputFile::~OutputFile() {
+  if (committed_) return;
+  if (owns_fd_ && fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void refuse_output_over_input(const std::string& output, const std::vector<std::string>& inputs) {
+  if (output.empty() || output == "-") return;
+  struct stat out {};
+  if (::stat(output.c_str(), &out) != 0) return;  // a new file cannot be an input
+  if (!S_ISREG(out.st_mode)) return;              // /dev/null, a FIFO: written in place
+  for (const auto& in : inputs) {
+    struct stat st {};
+    if (in == "-" || ::stat(in.c_str(), &st) != 0) continue;
+    if (st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+      throw OutputError(output + ": is also an input (" + in + "); refusing to overwrite it");
+  }
+}
+
+}  // namespace trtlens
