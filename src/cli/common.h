@@ -81,6 +81,7 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
 
 // findings (issue 8)
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_completion(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 
 }  // namespace trtlens

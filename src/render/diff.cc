@@ -6,6 +6,7 @@
 #include <map>
 
 #include "render/escape.h"
+#include "render/text_table.h"
 
 namespace trtlens {
 namespace {
@@ -248,8 +249,10 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
   }
   if (lines.size() > top) os << "  ... " << lines.size() - top << " more lines in the details\n";
   for (const auto& g : gates)
-    os << (g.evaluated ? (g.breached ? "FAIL " : "ok   ") : "ERROR ") << escape_terminal(g.rule)
-       << ": " << escape_terminal(g.message) << '\n';
+    os << (g.evaluated
+               ? (g.breached ? paint(Paint::Fail, "FAIL") + " " : paint(Paint::Ok, "ok") + "   ")
+               : paint(Paint::Error, "ERROR") + " ")
+       << escape_terminal(g.rule) << ": " << escape_terminal(g.message) << '\n';
   if (r.empty()) return;
   os << "\ndetails:\n";
   write_terminal_table(diff_changes_table(d), os, 60);
