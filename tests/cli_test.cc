@@ -160,25 +160,25 @@ TEST(Cli, TablesFitTheTerminalAndCutNamesInTheMiddle) {
   RunResult full = run_trtlens(cmd);
   size_t widest = 0;
   for (const auto& l : lines_of(full.out)) widest = std::max(widest, display_width(l));
-  ASSERT_GT(widest, 100u) << "the fixture's table is wider than the terminal width used below";
-  RunResult fitted = sh("COLUMNS=100 " + bin() + " " + cmd);
+  ASSERT_GT(widest, 140u) << "the fixture's table is wider than the terminal width used below";
+  RunResult fitted = sh("COLUMNS=140 " + bin() + " " + cmd);
   ASSERT_EQ(fitted.exit_code, 0) << fitted.err;
   bool cut = false;
   for (const auto& l : lines_of(fitted.out)) {
-    EXPECT_LE(display_width(l), 100u) << l;
+    EXPECT_LE(display_width(l), 140u) << l;
     cut = cut || l.find("\xe2\x80\xa6") != std::string::npos;
   }
   EXPECT_TRUE(cut);
   // The middle goes: a reformat layer's name keeps its start and its end.
   EXPECT_NE(fitted.out.find("Reformatting"), std::string::npos);
-  RunResult wide = sh("COLUMNS=100 " + bin() + " " + cmd + " --wide");
+  RunResult wide = sh("COLUMNS=140 " + bin() + " " + cmd + " --wide");
   EXPECT_EQ(wide.out, full.out);
-  RunResult wide_first = sh("COLUMNS=100 " + bin() + " --wide " + cmd);
+  RunResult wide_first = sh("COLUMNS=140 " + bin() + " --wide " + cmd);
   EXPECT_EQ(wide_first.out, full.out);
   // Written to a file, the table is whole.
   char tmpl[] = "/tmp/trtlens-table-XXXXXX";
   std::string dir = mkdtemp(tmpl);
-  sh("COLUMNS=100 " + bin() + " " + cmd + " -o " + shell_quote(dir + "/t.txt"));
+  sh("COLUMNS=140 " + bin() + " " + cmd + " -o " + shell_quote(dir + "/t.txt"));
   EXPECT_EQ(read_file(dir + "/t.txt"), full.out);
   std::system(("rm -rf " + shell_quote(dir)).c_str());
 }
@@ -339,7 +339,7 @@ TEST(Completion, ZshScriptParses) {
     GTEST_SKIP() << "zsh is not installed (tools/setup.sh --test installs it)";
   char tmpl[] = "/tmp/trtlens-zsh-XXXXXX";
   std::string dir = mkdtemp(tmpl);
-  sh(bin() + " completion zsh > " + shell_quote(dir + "/_trtlens"));
+  std::ofstream(dir + "/_trtlens") << run_trtlens("completion zsh").out;
   EXPECT_EQ(sh("zsh -n " + shell_quote(dir + "/_trtlens")).exit_code, 0);
   // Loaded by compinit from fpath, the function is what `trtlens` completes with.
   std::string script = "fpath=(" + dir + " $fpath); autoload -Uz compinit; compinit -u -d " + dir +

@@ -121,8 +121,10 @@ const std::string kMarker = "@@trtlens-readme-example@@";
 std::vector<std::string> run_block(const Example& e, const std::string& dir) {
   std::string script = "exec 2>&1\ncd " + shell_quote(dir) + "\nPATH=" + shell_quote(dir + "/bin") +
                        ":$PATH\nunset COLUMNS NO_COLOR TRTLENS_GRAMMAR_DIR\n";
+  // The marker between commands must not hide a command's exit status from the next ("echo $?").
+  script += "status=0\n";
   for (const auto& c : e.commands)
-    script += "printf '\\n%s\\n' '" + kMarker + "'\n" + c.text + "\n";
+    script += "printf '\\n%s\\n' '" + kMarker + "'\n(exit $status); " + c.text + "\nstatus=$?\n";
   std::string path = dir + "/example.sh", out_path = dir + "/example.out";
   std::ofstream(path) << script;
   std::system(("sh " + shell_quote(path) + " >" + shell_quote(out_path) + " </dev/null").c_str());
@@ -222,8 +224,9 @@ TEST(ReadmeExamples, ConventionIsUnderstood) {
   auto ex = parse_readme(
       "text\n```console\n$ echo a\na\n$ printf 'x\\ny\\n' # excerpt\ny\n```\n"
       "```sh\n$ not an example\n```\n<!-- not run: needs a GPU -->\n```console\n$ "
-      "nvidia-smi\n```\n");
-  ASSERT_EQ(ex.size(), 2u);
+      "nvidia-smi\n```\n"
+      "  ```console\n  $ false\n  $ echo $?\n  1\n  ```\n");
+  ASSERT_EQ(ex.size(), 3u);
   EXPECT_EQ(ex[0].line, 2u);
   ASSERT_EQ(ex[0].commands.size(), 2u);
   EXPECT_EQ(ex[0].commands[0].expected, std::vector<std::string>{"a"});
@@ -235,6 +238,12 @@ TEST(ReadmeExamples, ConventionIsUnderstood) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(split_lines(out[0]), std::vector<std::string>{"a"});
   EXPECT_EQ(split_lines(out[1]), (std::vector<std::string>{"x", "y"}));
+  // An indented block (inside a list item); the exit status reaches the next command.
+  ASSERT_EQ(ex[2].commands.size(), 2u);
+  EXPECT_EQ(ex[2].commands[1].expected, std::vector<std::string>{"1"});
+  auto status = run_block(ex[2], dir);
+  ASSERT_EQ(status.size(), 2u);
+  EXPECT_EQ(split_lines(status[1]), std::vector<std::string>{"1"});
   std::system(("rm -rf " + shell_quote(dir)).c_str());
 }
 

@@ -88,7 +88,8 @@ bool use_color(const std::string& mode, bool to_stdout) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports"};
+  CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports",
+               "trtlens"};
   app.set_version_flag("-V,--version",
                        std::string("trtlens ") + kVersion + " (" + kGitRevision + ")");
   app.require_subcommand(1);
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
     }
     CLI::App* sub = find_command(app, argv[2]);
     if (!sub) return unknown_command(app, argv[2]);
-    std::cout << sub->help();
+    std::cout << sub->help("trtlens");
     return 0;
   }
   if (!first.empty() && first[0] != '-' && !find_command(app, first))

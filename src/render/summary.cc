@@ -124,8 +124,8 @@ void write_summary_markdown(const Capture& c, const std::vector<SummaryView>& vi
   }
   auto fs = findings_for(c, builds_of(views));
   if (!fs.empty()) {
-    os << "\n## Findings\n\n";
-    write_findings_markdown(fs, os);
+    os << '\n';
+    write_findings_markdown(fs, os);  // under its own "## Findings" heading
   }
   if (!c.diagnostics.empty()) {
     os << "\n## Diagnostics\n\n";

@@ -106,13 +106,14 @@ void write_terminal_table(const TextTable& t, std::ostream& os, size_t max_cell)
     cells.push_back(std::move(out));
   }
   // Fit the terminal: narrow the widest text column, one column at a time, never below its
-  // header or 12 columns; numbers (right-aligned) are never cut.
+  // header or 20 columns (so tactics and most type names stay whole); numbers (right-aligned)
+  // are never cut.
   if (g_style.width && !g_style.wide) {
     size_t total = n ? 2 * (n - 1) : 0;
     for (size_t c = 0; c < n; ++c) {
       total += width[c];
       min_width[c] =
-          right(c) ? width[c] : std::min(width[c], std::max<size_t>(display_width(header[c]), 12));
+          right(c) ? width[c] : std::min(width[c], std::max<size_t>(display_width(header[c]), 20));
     }
     while (total > g_style.width) {
       size_t widest = n;
