@@ -1,30 +1,56 @@
 #!/bin/sh
-# Builds the .deb with CPack, installs it with dpkg -i (needs root), runs the installed
-# binary on a fixture, checks the man page is there, then removes the package again.
-# Usage: tools/deb_install_test.sh [build-dir]   (the build dir must be configured and built)
+# Builds the .deb with CPack, checks what it holds (size under 8 MB, a stripped binary with its
+# debug information in the -dbgsym package, copyright, man page, completions, a real
+# maintainer), installs it as README says (`apt install ./trtlens_*.deb`, needs root), runs the
+# installed binary and its bash completion, then removes the package again.
+# Usage: tools/deb_install_test.sh [build-dir]   (the build dir must be configured)
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
+fail() { echo "deb install test: $*" >&2; exit 1; }
 cmake --build "$BUILD" >/dev/null
+rm -f "$BUILD"/trtlens_*.deb "$BUILD"/trtlens-dbgsym_*.ddeb
 (cd "$BUILD" && cpack -G DEB >/dev/null)
 deb=""
 for f in "$BUILD"/trtlens_*.deb; do deb=$f; done
-[ -f "$deb" ] || { echo "cpack made no .deb" >&2; exit 1; }
-echo "package: $deb"
-dpkg-deb --field "$deb" Depends
+[ -f "$deb" ] || fail "cpack made no .deb"
+size=$(wc -c < "$deb")
+echo "package: $deb ($size bytes)"
+[ "$size" -lt 8000000 ] || fail "the .deb is $size bytes, not under 8 MB"
+dpkg-deb --field "$deb" Maintainer Depends
+dpkg-deb --field "$deb" Maintainer | grep -q localhost && fail "placeholder maintainer"
+dpkg-deb --field "$deb" Description | grep -q "no GPU" || fail "no long description"
+contents=$(dpkg-deb --contents "$deb")
+for f in ./usr/bin/trtlens ./usr/share/doc/trtlens/copyright ./usr/share/man/man1/trtlens.1 \
+  ./usr/share/bash-completion/completions/trtlens ./usr/share/zsh/vendor-completions/_trtlens \
+  ./usr/share/fish/vendor_completions.d/trtlens.fish ./usr/share/trtlens/grammar/; do
+  printf '%s\n' "$contents" | grep -q " $f\$" || fail "$f is not in the package"
+done
+dbg=""
+for f in "$BUILD"/trtlens-dbgsym_*.ddeb; do dbg=$f; done
+[ -f "$dbg" ] || fail "no -dbgsym package with the debug information"
+dpkg-deb --contents "$dbg" | grep -q '/usr/lib/debug/' || fail "the -dbgsym package holds no debug file"
 if dpkg -s trtlens >/dev/null 2>&1; then
   echo "trtlens is already installed as a package; not touching it" >&2
   exit 1
 fi
 cleanup() { dpkg -r trtlens >/dev/null 2>&1 || true; }
 trap cleanup EXIT
-dpkg -i "$deb" >/dev/null
+# apt resolves the libraries a laptop may lack (dpkg -i would not).
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "./$deb" >/dev/null
 /usr/bin/trtlens --version
+readelf -S /usr/bin/trtlens | grep -q '\.debug_info' && fail "the installed binary is not stripped"
 out=$(/usr/bin/trtlens summary fixtures/capture/build.log)
 printf '%s\n' "$out" | head -n 5
-printf '%s\n' "$out" | grep -q 'layers' || { echo "installed trtlens: unexpected summary" >&2; exit 1; }
-test -f /usr/share/man/man1/trtlens.1 || { echo "man page not installed" >&2; exit 1; }
-test -d /usr/share/trtlens/grammar || { echo "grammar files not installed" >&2; exit 1; }
+printf '%s\n' "$out" | grep -q 'layers' || fail "installed trtlens: unexpected summary"
+man -w trtlens >/dev/null 2>&1 || test -f /usr/share/man/man1/trtlens.1 || fail "man page not installed"
+for s in EXAMPLES ENVIRONMENT 'EXIT STATUS'; do
+  grep -q "^\.SH $s" /usr/share/man/man1/trtlens.1 || fail "man page has no $s section"
+done
+test -f /usr/share/doc/trtlens/copyright || fail "no copyright file"
+got=$(bash -c '. /usr/share/bash-completion/completions/trtlens
+  COMP_WORDS=(trtlens sum); COMP_CWORD=1; _trtlens; echo "${COMPREPLY[*]}"')
+[ "$got" = summary ] || fail "installed bash completion gave '$got' for 'trtlens sum'"
 dpkg -r trtlens >/dev/null
 trap - EXIT
 echo "deb install test: ok"

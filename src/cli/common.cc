@@ -1,5 +1,8 @@
 #include "cli/common.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
 #include <exception>
@@ -69,6 +72,24 @@ void check_shapes(const Capture& c, const std::vector<std::string>& specs) {
   }
 }
 
+namespace {
+
+// The grammar files installed beside the binary (<prefix>/bin/trtlens reads
+// <prefix>/share/trtlens/grammar), so a packaged trtlens learns a new TensorRT release when those
+// files are updated, without a rebuild. A binary run from its build tree has none: embedded only.
+std::string installed_grammar_dir() {
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "";
+  std::string path(exe, size_t(n));
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return "";
+  std::string dir = path.substr(0, slash) + "/../share/trtlens/grammar";
+  struct stat st {};
+  return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? dir : "";
+}
+
+}  // namespace
 
 void add_threads_option(CLI::App* cmd, CommonOptions& o) {
   cmd->add_option("--threads", o.threads, "Threads reading large logs (0 = one per core)")
@@ -79,7 +100,7 @@ void add_threads_option(CLI::App* cmd, CommonOptions& o) {
 void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::string>& formats,
                         const std::string& default_build) {
   o.build = default_build;
-  cmd->add_option("inputs", o.inputs,
+  cmd->add_option("INPUT", o.inputs,
                   "Files of one capture: build/runtime logs, layer/profile/times JSON ('-' = stdin)")
       ->required();
   cmd->add_option("--grammar-dir", o.grammar_dir,
@@ -100,8 +121,11 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
     cmd->add_option("-o,--output", o.output, "Write to this file instead of stdout");
   }
   // Analysis inputs every command accepts.
+  // One value per use (repeat the option), so an INPUT after it is never taken for a shape.
   cmd->add_option("--shape", o.analysis.shapes,
-                  "Shape of a dynamic input, name=1x3x224x224 (repeatable)");
+                  "Shape of a dynamic input, name=1x3x224x224 (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("NAME=DIMS");
   // provenance (issue 5)
   cmd->add_option_function<std::vector<std::string>>(
          "--onnx",
@@ -112,6 +136,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
            }
          },
          "The ONNX model the engine was built from (for node names, ops and graph order)")
+      ->allow_extra_args(false)
       ->type_name("FILE");
 
   // time (issue 4)
@@ -121,7 +146,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
 }
 
 Capture load_inputs(const CommonOptions& o) {
-  auto grammar = Grammar::load(o.grammar_dir);
+  auto grammar = Grammar::load(o.grammar_dir.empty() ? installed_grammar_dir() : o.grammar_dir);
   ReadLimits limits;
   limits.max_input_bytes = parse_size(o.max_input_size);
   limits.threads = o.threads;

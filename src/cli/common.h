@@ -89,6 +89,7 @@ void register_db(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>
 
 // findings (issue 8)
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+void register_completion(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
 
 }  // namespace trtlens

@@ -104,7 +104,8 @@ void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
   cmd->add_option("--fail-on", o->fail_on,
                   "Exit 1 when breached: latency:+N%, layer-time:+N%, reformats:+N, "
                   "precision-drop, new-fp32 (repeatable, or comma-separated)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   CommonOptions& c = o->common;
   cmd->add_option("--grammar-dir", c.grammar_dir, "Directory of *.re2 grammar files")
       ->envname("TRTLENS_GRAMMAR_DIR");
@@ -117,7 +118,8 @@ void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
       ->check(CLI::IsMember({"table", "json", "md", "csv", "html"}))
       ->default_val("table");
   cmd->add_option("-o,--output", c.output, "Write to this file instead of stdout");
-  cmd->add_option("--shape", c.analysis.shapes, "Shape of a dynamic input, name=1x3x224x224");
+  cmd->add_option("--shape", c.analysis.shapes, "Shape of a dynamic input, name=1x3x224x224")
+      ->allow_extra_args(false);
   cmds.emplace_back(cmd, [o] { return run_diff(*o); });
 }
 

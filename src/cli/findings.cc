@@ -14,7 +14,8 @@ void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRu
   cmd->add_option("--fail-on", *fail_on, "Exit 1 when a finding of this severity or worse exists")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   cmd->add_option("--ignore", opts->analysis.ignore_findings,
-                  "Drop findings with this id (repeatable; 'reformat-*' drops a family)");
+                  "Drop findings with this id (repeatable; 'reformat-*' drops a family)")
+      ->allow_extra_args(false);
   cmds.emplace_back(cmd, [opts, fail_on] {
     for (const auto& id : opts->analysis.ignore_findings) {
       bool known = is_finding_id(id);

@@ -1,10 +1,16 @@
 // trtlens: wires the subcommands; everything else lives in the library.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/common.h"
 #include "ingest/grammar.h"
 #include "io/input.h"
 #include "render/escape.h"
+#include "render/text_table.h"
 #include "render/views.h"
 #include "store/store.h"
 #include "version.h"
@@ -13,36 +19,132 @@ namespace trtlens {
 void register_compare(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 }
 
+namespace {
+
+using namespace trtlens;
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// The command the user most likely meant: a unique prefix, else the closest name within two
+// edits. Empty when nothing is close.
+std::string closest_command(const CLI::App& app, const std::string& word) {
+  std::string best;
+  size_t best_d = 3, prefixed = 0;
+  std::string prefix_match;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    const std::string& name = sub->get_name();
+    if (name.rfind(word, 0) == 0) ++prefixed, prefix_match = name;
+    size_t d = edit_distance(word, name);
+    if (d < best_d) best_d = d, best = name;
+  }
+  if (prefixed == 1) return prefix_match;
+  return best;
+}
+
+CLI::App* find_command(CLI::App& app, const std::string& name) {
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == name) return sub;
+  return nullptr;
+}
+
+int unknown_command(const CLI::App& app, const std::string& word) {
+  std::cerr << "trtlens: '" << escape_terminal(word) << "' is not a command";
+  std::string guess = closest_command(app, word);
+  if (!guess.empty()) std::cerr << "; did you mean '" << guess << "'?";
+  std::cerr << " (trtlens help lists them)\n";
+  return 2;
+}
+
+// Tables fit the terminal only when they go to one; COLUMNS overrides the measured width.
+size_t terminal_width(bool to_stdout) {
+  if (!to_stdout) return 0;
+  if (const char* cols = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    long n = std::strtol(cols, &end, 10);
+    if (end != cols && *end == '\0' && n > 0) return size_t(n);
+  }
+  winsize ws{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+    return ws.ws_col;
+  return 0;
+}
+
+bool use_color(const std::string& mode, bool to_stdout) {
+  if (mode == "always") return true;
+  if (mode == "never" || !to_stdout) return false;
+  // https://no-color.org: a non-empty NO_COLOR turns colour off unless asked for explicitly.
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  const char* term = std::getenv("TERM");
+  if (term && std::string(term) == "dumb") return false;
+  return isatty(STDOUT_FILENO);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  using namespace trtlens;
-  CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports"};
-  app.set_version_flag("--version", std::string("trtlens ") + kVersion + " (" + kGitRevision + ")");
+  CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports",
+               "trtlens"};
+  app.set_version_flag("-V,--version",
+                       std::string("trtlens ") + kVersion + " (" + kGitRevision + ")");
   app.require_subcommand(1);
+  // --color and --wide may stand anywhere, before or after the command.
+  app.fallthrough();
+  std::string color = "auto";
+  bool wide = false;
+  app.add_option("--color", color,
+                 "Colour severities and FAIL: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->default_val("auto");
+  app.add_flag("--wide", wide, "Keep long names whole instead of fitting tables to the terminal");
+  app.footer(
+      "Run 'trtlens help COMMAND' for a command's options. Exit status: 0 success, 1 the "
+      "command's own 'found problems' outcome, 2 usage or input error.");
   std::vector<std::pair<CLI::App*, CommandRunner>> commands;
   register_summary(app, commands);
   register_layers(app, commands);
   register_json(app, commands);
-  // memory (issue 3)
   register_memory(app, commands);
-
-  // profile (issue 4)
   register_profile(app, commands);
-
-  // provenance (issue 5)
   register_provenance(app, commands);
-
-  // diff (issue 6)
   register_diff(app, commands);
   register_compare(app, commands);
-
-  // dot, report (issue 7)
   register_dot(app, commands);
   register_report(app, commands);
   register_export(app, commands);
-
-  // findings (issue 8)
   register_findings(app, commands);
   register_db(app, commands);
+  register_completion(app, commands);
+
+  // Before CLI11 sees the arguments: `help [COMMAND]`, no arguments at all, and a mistyped
+  // command (which CLI11 would only answer with "A subcommand is required").
+  if (argc < 2) {
+    std::cerr << app.help();
+    return 2;
+  }
+  const std::string first = argv[1];
+  if (first == "help") {
+    if (argc == 2) {
+      std::cout << app.help();
+      return 0;
+    }
+    CLI::App* sub = find_command(app, argv[2]);
+    if (!sub) return unknown_command(app, argv[2]);
+    std::cout << sub->help("trtlens");
+    return 0;
+  }
+  if (!first.empty() && first[0] != '-' && !find_command(app, first))
+    return unknown_command(app, first);
 
   try {
     app.parse(argc, argv);
@@ -52,10 +154,38 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (!sub->parsed()) continue;
+      const CLI::Option* in = sub->get_option_no_throw("INPUT");
+      if (in && in->count() == 0) {
+        std::cerr << "trtlens " << sub->get_name()
+                  << ": no INPUT given: name the files of one capture (a trtexec log, its "
+                     "--exportLayerInfo/--exportProfile/--exportTimes JSON, a capture "
+                     "directory, or - for stdin); see 'trtlens help "
+                  << sub->get_name() << "'\n";
+        return 2;
+      }
+    }
+    std::cerr << "trtlens: " << e.what() << "\n";
+    return 2;
   } catch (const CLI::ParseError& e) {
     std::cerr << "trtlens: " << e.what() << "\n";
     return 2;
   }
+
+  bool to_stdout = true;
+  for (auto& [cmd, run] : commands) {
+    if (!cmd->parsed()) continue;
+    const CLI::Option* out = cmd->get_option_no_throw("--output");
+    if (out && out->count() > 0 && out->as<std::string>() != "-") to_stdout = false;
+  }
+  TerminalStyle style;
+  style.width = terminal_width(to_stdout);
+  style.wide = wide;
+  style.color = use_color(color, to_stdout);
+  set_terminal_style(style);
+
   try {
     for (auto& [cmd, run] : commands)
       if (cmd->parsed()) return run();

@@ -1,4 +1,7 @@
+#include "render/summary.h"
+
 #include "cli/common.h"
+#include "render/json.h"
 #include "render/views.h"
 
 namespace trtlens {
@@ -6,11 +9,21 @@ namespace trtlens {
 void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds) {
   auto opts = std::make_shared<CommonOptions>();
   CLI::App* cmd = app.add_subcommand("summary", "Per build: layers, types, precisions, I/O");
-  add_common_options(cmd, *opts, {});
+  add_common_options(cmd, *opts, {"text", "json", "md"});
   cmds.emplace_back(cmd, [opts] {
     Capture c = load_inputs(*opts);
     Output out(opts->output);
-    write_summary(c, select_builds(c, opts->build), out.stream());
+    auto builds = select_builds(c, opts->build);
+    if (opts->format == "text") {
+      write_summary(c, builds, out.stream());
+      return 0;
+    }
+    std::vector<SummaryView> views;
+    for (const Build* b : builds) views.push_back({b, summarize(*b)});
+    if (opts->format == "json")
+      out.stream() << dump_json(summary_json(c, views)) << '\n';
+    else
+      write_summary_markdown(c, views, out.stream());
     return 0;
   });
 }

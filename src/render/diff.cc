@@ -6,6 +6,7 @@
 #include <map>
 
 #include "render/escape.h"
+#include "render/text_table.h"
 
 namespace trtlens {
 namespace {
@@ -451,7 +452,9 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
   }
   os << (d.changes.empty() ? "\n" : ")\n");
   for (const auto& g : gates) {
-    os << gate_status(g) << (g.evaluated && !g.breached ? "   " : " ") << escape_terminal(g.rule)
+    const Paint colour = !g.evaluated ? Paint::Error : g.breached ? Paint::Fail : Paint::Ok;
+    os << paint(colour, gate_status(g)) << (g.evaluated && !g.breached ? "   " : " ")
+       << escape_terminal(g.rule)
        << ": " << escape_terminal(g.message) << '\n';
     if (!g.warning.empty()) os << "     warning: " << escape_terminal(g.warning) << '\n';
   }

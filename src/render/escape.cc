@@ -1,6 +1,10 @@
 #include "render/escape.h"
 
 #include <cstdint>
+#include <utf8proc.h>
+
+#include "model/values.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -147,9 +151,20 @@ std::string escape_dot(std::string_view s) {
 }
 
 size_t display_width(std::string_view s) {
+  // utf8proc rather than wcwidth(): the answer must not depend on the user's locale.
   size_t w = 0;
-  for (unsigned char c : s)
-    if ((c & 0xc0) != 0x80) ++w;
+  auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+  utf8proc_ssize_t left = utf8proc_ssize_t(s.size());
+  while (left > 0) {
+    utf8proc_int32_t cp = 0;
+    utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+    if (n <= 0) {  // not UTF-8 (callers escape first): one column per byte
+      ++w, ++p, --left;
+      continue;
+    }
+    w += size_t(utf8proc_charwidth(cp));
+    p += n, left -= n;
+  }
   return w;
 }
 

@@ -22,7 +22,8 @@ std::string escape_html(std::string_view s);
 // Inside a DOT double-quoted string.
 std::string escape_dot(std::string_view s);
 
-// Display width of an (already escaped) string: UTF-8 code points.
+// Columns an (already escaped, so valid UTF-8) string takes on a terminal: East Asian wide
+// characters count two, combining marks none (utf8proc's character widths).
 size_t display_width(std::string_view s);
 
 }  // namespace trtlens

@@ -4,6 +4,7 @@
 
 #include "render/escape.h"
 #include "render/json.h"
+#include "render/text_table.h"
 
 namespace trtlens {
 
@@ -64,7 +65,7 @@ std::string evidence_line(const ojson& e) {
 void write_findings_text(const std::vector<const Finding*>& fs, std::ostream& os) {
   os << "findings: " << counts(fs) << '\n';
   for (const Finding* f : fs) {
-    os << '\n' << to_string(f->severity) << ' ' << f->id;
+    os << '\n' << paint_severity(f->severity) << ' ' << f->id;
     if (f->build >= 0) os << " (build " << f->build << ')';
     os << ": " << escape_terminal(f->message) << '\n';
     if (!f->layers.empty()) {
@@ -135,7 +136,7 @@ void write_findings_brief(const std::vector<const Finding*>& fs, std::ostream& o
   if (fs.empty()) return;
   os << "\nfindings: " << counts(fs) << '\n';
   for (size_t i = 0; i < fs.size() && i < limit; ++i)
-    os << "  " << to_string(fs[i]->severity) << ' ' << fs[i]->id << ": "
+    os << "  " << paint_severity(fs[i]->severity) << ' ' << fs[i]->id << ": "
        << escape_terminal(fs[i]->message) << '\n';
   if (fs.size() > limit)
     os << "  ... " << fs.size() - limit << " more (trtlens findings shows all)\n";

@@ -3,6 +3,9 @@
 #include "analysis/provenance.h"  // provenance (issue 5)
 #include "analysis/summary.h"
 #include "render/escape.h"
+#include "render/text_table.h"
+#include "render/memory.h"  // memory (issue 3)
+#include "render/profile.h"  // issue 4
 #include "render/findings.h"
 #include "render/memory.h"   // memory (issue 3)
 #include "render/profile.h"  // issue 4
@@ -70,7 +73,7 @@ void write_diagnostics(const Capture& c, std::ostream& os, size_t limit) {
   os << "diagnostics: " << c.diagnostics.size() << '\n';
   for (size_t i = 0; i < c.diagnostics.size() && i < limit; ++i) {
     const auto& d = c.diagnostics[i];
-    os << "  " << to_string(d.severity) << ": " << escape_terminal(d.where.path);
+    os << "  " << paint_severity(d.severity) << ": " << escape_terminal(d.where.path);
     if (d.where.line) os << ':' << d.where.line;
     os << ": " << escape_terminal(d.message) << '\n';
   }
