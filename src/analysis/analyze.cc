@@ -5,6 +5,7 @@
 #include "analysis/time.h"  // issue 4
 
 #include "analysis/findings.h"
+#include "analysis/remarks.h"
 
 namespace trtlens {
 
@@ -18,6 +19,9 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
 
   // 3. memory: tensor bytes, TensorRT's figures, liveness (issue 3)
   analyze_memory(capture, options.shapes);
+
+  // Remarks read roles, provenance, time and memory.
+  compute_remarks(capture);
 
   // 4. findings, last: they read everything above (issue 8)
   capture.findings = run_findings(capture, options.ignore_findings);

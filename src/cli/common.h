@@ -82,5 +82,8 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
 // findings (issue 8)
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
+// explain: remarks, DLA placement, build tuner routes
+void register_explain(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+
 
 }  // namespace trtlens

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
 
   // findings (issue 8)
   register_findings(app, commands);
+  register_explain(app, commands);
 
 
   try {
