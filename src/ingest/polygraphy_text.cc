@@ -185,6 +185,10 @@ class Reader {
   }
 
   void section(std::string_view title) {
+    if (title == "Attributes" && layer_) {  // the attributes of the layer just read
+      part_ = Part::Attributes;
+      return;
+    }
     if (layer_) out_.add_layer(std::move(*layer_));
     layer_.reset();
     if (title.find("Engine Input(s)") != std::string_view::npos)
