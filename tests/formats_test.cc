@@ -256,7 +256,8 @@ TEST(FormatsDla, TableListsEveryLayerWithWhereItRunsAndWhy) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string path = fixture("formats/dla_info_10x.log");
   EXPECT_NE(r.out.find("/model.22/Slice_1,/model.22/Slice_1,GPU,DLA only supports slicing 4 "
-                       "dimensional tensors,\"" + path + ":9, " + path + ":10\""),
+                       "dimensional tensors,\"" +
+                       path + ":9, " + path + ":10\""),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("/model.22/Concat_3,/model.22/Concat_3,GPU,TensorRT printed no reason"),
