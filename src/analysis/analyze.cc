@@ -5,6 +5,7 @@
 #include "analysis/memory.h"
 #include "analysis/provenance.h"
 #include "analysis/time.h"
+#include "analysis/remarks.h"
 
 namespace trtlens {
 
@@ -24,6 +25,9 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   analyze_memory(capture, options.shapes);
 
   compute_totals(capture);
+
+  // Remarks read roles, provenance, time and memory.
+  compute_remarks(capture);
 
   // Findings, last: they read everything above.
   capture.findings = run_findings(capture, options.ignore_findings);

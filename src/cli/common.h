@@ -91,5 +91,8 @@ void register_db(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_completion(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
+// explain: remarks, DLA placement, build tuner routes
+void register_explain(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
+
 
 }  // namespace trtlens

@@ -125,6 +125,7 @@ int main(int argc, char** argv) {
   register_findings(app, commands);
   register_db(app, commands);
   register_completion(app, commands);
+  register_explain(app, commands);
 
   // Before CLI11 sees the arguments: `help [COMMAND]`, no arguments at all, and a mistyped
   // command (which CLI11 would only answer with "A subcommand is required").

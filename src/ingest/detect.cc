@@ -1,5 +1,9 @@
 #include "ingest/detect.h"
 
+#include "ingest/metadata_json.h"
+#include "ingest/polygraphy_text.h"
+#include "ingest/tuning_cache.h"
+
 namespace trtlens {
 
 const char* to_string(InputKind k) {
@@ -12,6 +16,9 @@ const char* to_string(InputKind k) {
     case InputKind::Empty: return "empty";
     case InputKind::Binary: return "binary";
     case InputKind::OtherJson: return "json";
+    case InputKind::TrexMetadata: return "trex-metadata";
+    case InputKind::PolygraphyText: return "polygraphy-text";
+    case InputKind::TuningCache: return "tuning-cache";
   }
   return "unknown";
 }
@@ -30,6 +37,8 @@ InputKind detect_kind(std::string_view head) {
   const bool json_array = body[0] == '[' && k < body.size() &&
                           (body[k] == '{' || body[k] == '[' || body[k] == '"' || body[k] == ']');
   if (body[0] == '{' || json_array) {
+    if (looks_like_trex_metadata(body)) return InputKind::TrexMetadata;
+    if (body[0] == '{' && looks_like_tuning_cache(body)) return InputKind::TuningCache;
     auto has = [&](std::string_view key) { return body.find(key) != std::string_view::npos; };
     if (has("\"Layers\"") || has("\"LayerType\"") || has("\"layers\"")) return InputKind::LayerJson;
     if (has("\"latencyMs\"") || has("\"startEnqMs\"") || has("\"startInMs\"") ||
@@ -54,6 +63,7 @@ InputKind detect_kind(std::string_view head) {
   }
   if (static_cast<unsigned char>(head[0]) == 0x08 && controls > 0) return InputKind::Onnx;
   if (controls * 20 > n) return InputKind::Binary;
+  if (looks_like_polygraphy_text(head)) return InputKind::PolygraphyText;
   return InputKind::BuildLog;
 }
 

@@ -6,7 +6,8 @@
 
 namespace trtlens {
 
-enum class InputKind { BuildLog, LayerJson, ProfileJson, TimesJson, Onnx, Empty, Binary, OtherJson };
+enum class InputKind { BuildLog, LayerJson, ProfileJson, TimesJson, Onnx, Empty, Binary, OtherJson,
+                       TrexMetadata, PolygraphyText, TuningCache };
 
 const char* to_string(InputKind k);
 

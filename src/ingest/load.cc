@@ -11,9 +11,12 @@
 #include "ingest/detect.h"
 #include "ingest/json_text.h"
 #include "ingest/layer_json.h"
+#include "ingest/metadata_json.h"
 #include "ingest/onnx_model.h"
+#include "ingest/polygraphy_text.h"
 #include "ingest/profile_json.h"
 #include "ingest/times_json.h"
+#include "ingest/tuning_cache.h"
 #include "model/assembler.h"
 
 namespace trtlens {
@@ -88,6 +91,29 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       note_cut_gzip(*in, out, path, stats.lines);
       out.end_input(stats.lines);
       if (stats.recognized == 0) throw InputError(path, "no TensorRT output recognised");
+      return;
+    }
+    case InputKind::TrexMetadata: {
+      out.begin_input(path, to_string(kind), in->gzip());
+      std::string text = in->read_all();
+      ingest_metadata_json(text, out, path);
+      out.end_input(count_lines(text));
+      return;
+    }
+    case InputKind::PolygraphyText: {
+      out.begin_input(path, to_string(kind), in->gzip());
+      LineReader lines(*in, limits.max_line_bytes);
+      uint64_t n = ingest_polygraphy_text(lines, out, path);
+      note_cut_gzip(*in, out, path, n);
+      out.end_input(n);
+      return;
+    }
+    case InputKind::TuningCache: {
+      out.begin_input(path, to_string(kind), in->gzip());
+      LineReader lines(*in, limits.max_line_bytes);
+      uint64_t n = ingest_tuning_cache(lines, out, path);
+      note_cut_gzip(*in, out, path, n);
+      out.end_input(n);
       return;
     }
     // profile-json, times-json (issue 4)

@@ -601,8 +601,78 @@ void Assembler::onnx_parse_graph_output(const std::string& name) {
 
 // --- end of ONNX records ---
 
+void Assembler::device_placement(DevicePlacement p) {
+  p.run = run_;
+  capture_.placements.push_back(std::move(p));
+}
+
+void Assembler::dla_fallback(DlaFallback f) {
+  f.run = run_;
+  capture_.dla_fallbacks.push_back(std::move(f));
+}
+
+void Assembler::precision_fallback(PrecisionFallback f) {
+  f.run = run_;
+  capture_.precision_fallbacks.push_back(std::move(f));
+}
+
+DlaFallback* Assembler::last_dla_fallback() {
+  auto& f = capture_.dla_fallbacks;
+  return f.empty() || f.back().source.path != path_ ? nullptr : &f.back();
+}
+
+TuningRun& Assembler::tuning_run(SourceLoc where, const std::string& from) {
+  auto& t = capture_.tuning;
+  if (t.empty() || t.back().path != path_) {
+    TuningRun r;
+    r.path = path_;
+    r.from = from;
+    r.best_source = where;
+    t.push_back(std::move(r));
+  }
+  return t.back();
+}
+
+// Placements name the engine's layers: they mark the listing of the same log and run, and
+// make a build of their own (names and kinds) where the log printed no other listing.
+void Assembler::attach_devices() {
+  std::map<std::pair<std::string, int>, std::vector<const DevicePlacement*>> groups;
+  for (const auto& p : capture_.placements) groups[{p.source.path, p.run}].push_back(&p);
+  for (const auto& [key, placements] : groups) {
+    std::vector<Build*> targets;
+    for (auto& b : capture_.builds)
+      if (b.source.path == key.first && b.run == key.second) targets.push_back(&b);
+    if (!targets.empty()) {
+      std::map<std::string, std::string> device;
+      for (const auto* p : placements) device[p->layer] = p->device;
+      for (Build* b : targets)
+        for (auto& l : b->layers)
+          if (auto it = device.find(l.name); it != device.end()) l.device = it->second;
+      continue;
+    }
+    Build b;
+    b.kind = ListingKind::DeviceList;
+    b.source = placements.front()->source;
+    b.run = key.second;
+    for (const auto& r : capture_.runs)
+      if (r.path == key.first && r.build_run == key.second && !r.trt_version.empty())
+        b.trt_version = r.trt_version;
+    for (const auto* p : placements) {
+      Layer l;
+      l.name = p->layer;
+      l.type = p->kind;
+      l.device = p->device;
+      l.source = p->source;
+      b.layers.push_back(std::move(l));
+    }
+    b.id = int(capture_.builds.size());
+    capture_.builds.push_back(std::move(b));
+  }
+}
+
 void Assembler::finish() {
   if (listing_open_) end_listing();
+  attach_devices();
   attach_memory();  // memory (issue 3): needs every listing, before the final build is marked
   attach_profiles();  // time (issue 4)
   for (auto& b : capture_.builds) {
@@ -621,6 +691,21 @@ void Assembler::finish() {
                      "into one file?)");
   }
   if (!capture_.builds.empty()) capture_.builds.back().final = true;
+  // A tuner log: the best iteration's build is the engine trtexec kept, not the last one.
+  for (const auto& t : capture_.tuning) {
+    const TunerIteration* best = nullptr;
+    for (const auto& it : t.iterations)
+      if (it.iter == t.best_iter && it.begun) best = &it;
+    if (!best) continue;
+    Build* chosen = nullptr;
+    for (auto& b : capture_.builds)
+      if (b.source.path == t.path && b.source.line > best->source.line &&
+          (best->end_line == 0 || b.source.line < best->end_line))
+        chosen = &b;
+    if (!chosen) continue;
+    for (auto& b : capture_.builds) b.final = false;
+    chosen->final = true;
+  }
 }
 
 }  // namespace trtlens

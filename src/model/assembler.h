@@ -102,11 +102,22 @@ class Assembler {
 
   // --- end of ONNX records ---
 
+  // --- device placement, DLA fallbacks, build tuner ---
+  // "[GpuLayer]/[DlaLayer]" lines: at finish() they give their device to the layers of a
+  // listing of the same input and run, or become a names-and-kinds build when there is none.
+  void device_placement(DevicePlacement p);
+  void dla_fallback(DlaFallback f);
+  DlaFallback* last_dla_fallback();
+  void precision_fallback(PrecisionFallback f);
+  // The tuning run of the current input (created on first use).
+  TuningRun& tuning_run(SourceLoc where, const std::string& from);
+
   Capture& capture() { return capture_; }
   const std::string& current_path() const { return path_; }
 
  private:
   Build* enrichment_target(const Build& listing);
+  void attach_devices();
 
   Capture& capture_;
   std::string path_;

@@ -17,6 +17,7 @@ const char* to_string(ListingKind k) {
     case ListingKind::LayerInfoDump: return "layer-info-dump";
     case ListingKind::LayerJson: return "layer-json";
     case ListingKind::Profile: return "profile";
+    case ListingKind::DeviceList: return "device-list";
   }
   return "unknown";
 }

@@ -14,6 +14,7 @@
 #include "model/findings.h"
 #include "model/memory.h"
 #include "model/onnx.h"
+#include "model/remarks.h"
 #include "model/source.h"
 #include "model/timing.h"
 
@@ -64,6 +65,9 @@ struct Layer {
   LayerTime time;
   std::vector<std::string> onnx_nodes;
   LayerRole role = LayerRole::Unknown;
+  // Where the layer runs ("GPU" / "DLA") when the input says; the fallback reason (analysis).
+  std::string device;
+  std::string fallback_reason;
 };
 
 // Where a layer listing came from.
@@ -72,6 +76,7 @@ enum class ListingKind {
   LayerInfoDump,    // --dumpLayerInfo text ("Layer Information:" / "Layers:")
   LayerJson,        // --exportLayerInfo JSON
   Profile,          // only a profile was given: layers are its rows
+  DeviceList,       // INFO-level "[GpuLayer] KIND: name" / "[DlaLayer] name" lines only
 };
 const char* to_string(ListingKind k);
 
@@ -148,6 +153,12 @@ struct Capture {
   KeyValues labels;
   OnnxModel onnx;
   std::vector<Finding> findings;
+
+  std::vector<DevicePlacement> placements;  // as printed; joined to builds by the assembler
+  std::vector<DlaFallback> dla_fallbacks;
+  std::vector<PrecisionFallback> precision_fallbacks;
+  std::vector<TuningRun> tuning;
+  std::vector<Remark> remarks;  // analysis/remarks
 
   const Build* final_build() const;
 };

@@ -68,5 +68,9 @@ std::unique_ptr<LogSection> make_runtime_section(LogContext& ctx);
 
 std::unique_ptr<LogSection> make_fusion_section(LogContext& ctx);
 
+// DLA placement and fallbacks; the build tuner's lines
+std::unique_ptr<LogSection> make_dla_section(LogContext& ctx);
+std::unique_ptr<LogSection> make_tuner_section(LogContext& ctx);
+
 
 }  // namespace trtlens

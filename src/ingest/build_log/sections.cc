@@ -18,6 +18,10 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
   // ONNX parse and fusion lines (issue 5)
   s.push_back(make_fusion_section(ctx));
 
+  // DLA placement and fallbacks; the build tuner's lines
+  s.push_back(make_dla_section(ctx));
+  s.push_back(make_tuner_section(ctx));
+
   return s;
 }
 
