@@ -155,14 +155,17 @@ CREATE TABLE findings (
   layers      TEXT                       -- JSON array of layer names
 );
 
-CREATE TABLE remarks (
+CREATE TABLE remarks (                   -- trtlens explain
   capture_id  INTEGER NOT NULL REFERENCES captures (id),
   build_id    INTEGER,
   kind        TEXT NOT NULL,             -- passed | missed | analysis
+  category    TEXT,                      -- precision | fusion | reformat | dla | tuner
   layer       TEXT,
   onnx_nodes  TEXT,                      -- JSON array
   reason      TEXT,
-  evidence    TEXT                       -- file:line
+  evidence    TEXT,                      -- JSON array of "file:line"
+  scope       TEXT,
+  repeats     INTEGER
 );
 
 CREATE TABLE diagnostics (

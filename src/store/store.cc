@@ -371,6 +371,28 @@ std::optional<int64_t> Store::add(const Capture& c, const std::string& content_h
     fi.run();
   }
 
+  sql::Stmt re(db,
+               "INSERT INTO remarks (capture_id, build_id, kind, category, layer, onnx_nodes, "
+               "reason, evidence, scope, repeats) VALUES (?,?,?,?,?,?,?,?,?,?)");
+  for (const auto& r : c.remarks) {
+    re.bind(1, capture_id);
+    if (auto it = build_ids.find(r.build); it != build_ids.end())
+      re.bind(2, it->second);
+    else
+      re.bind(2, std::nullopt);
+    re.bind(3, r.kind);
+    bind_text(re, 4, nonempty(r.category));
+    bind_text(re, 5, nonempty(r.layer));
+    bind_text(re, 6,
+              r.onnx_nodes.empty() ? std::nullopt : nonempty(nlohmann::json(r.onnx_nodes).dump()));
+    bind_text(re, 7, nonempty(r.reason));
+    std::vector<std::string> ev;
+    for (const auto& e : r.evidence) ev.push_back(e.path + ":" + std::to_string(e.line));
+    bind_text(re, 8, ev.empty() ? std::nullopt : nonempty(nlohmann::json(ev).dump()));
+    bind_text(re, 9, nonempty(r.scope));
+    re.bind(10, int64_t(r.repeats)).run();
+  }
+
   sql::Stmt di(db,
                "INSERT INTO diagnostics (capture_id, severity, path, line, message) "
                "VALUES (?,?,?,?,?)");
