@@ -4,6 +4,7 @@
 #include "analysis/findings.h"
 #include "analysis/memory.h"
 #include "analysis/provenance.h"
+#include "analysis/summary.h"
 #include "analysis/time.h"
 
 namespace trtlens {
@@ -24,6 +25,8 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   analyze_memory(capture, options.shapes);
 
   compute_totals(capture);
+  summarize_builds(capture);
+  capture.onnx.counts = provenance_counts(capture);
 
   // Findings, last: they read everything above.
   capture.findings = run_findings(capture, options.ignore_findings);
