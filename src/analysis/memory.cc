@@ -305,11 +305,10 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       for (const auto& t : l.outputs) check(t);
     }
     if (no_dtype)
-      c.diagnostics.push_back(
-          {Severity::Warning, SourceLoc{b.source.path, b.source.line},
-           "build " + std::to_string(b.id) + ": " + std::to_string(no_dtype) +
-               " tensor(s) give no dtype (e.g. '" + example->name + "': '" + example->format +
-               "'): their dtype and sizes are unknown"});
+      c.diagnostics.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
+                               "build " + std::to_string(b.id) + ": " + std::to_string(no_dtype) +
+                                   " tensor(s) give no dtype (e.g. '" + example->name + "': '" +
+                                   example->format + "'): their dtype and sizes are unknown"});
 
     BuildMemory& bm = b.memory;
     uint64_t in_sum = 0, w_sum = 0, out_sum = 0, ws_sum = 0, bs_sum = 0;

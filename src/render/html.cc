@@ -224,8 +224,8 @@ void write_layers_section(const Build& b, ReportOptions& o, std::ostream& os) {
     std::vector<Cell> row = {{std::to_string(i), double(i)},
                              {l.name},
                              {l.type + (l.role == LayerRole::Reformat ? " (reformat)"
-                                        : l.role == LayerRole::Elided  ? " (elided)"
-                                                                       : "")},
+                                        : l.role == LayerRole::Elided ? " (elided)"
+                                                                      : "")},
                              {l.outputs.empty() ? "" : l.outputs.front().dtype},
                              {l.tactic.value_or("")},
                              {ins},

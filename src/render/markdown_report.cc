@@ -115,9 +115,9 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
     os << "### Top layers by footprint\n\n";
     header(os, {"layer", "type", "footprint bytes (in + weights + out)"});
     for (size_t i = 0; i < by_mem.size() && i < o.top; ++i)
-      row(os, {escape_markdown(by_mem[i]->name), escape_markdown(by_mem[i]->type),
-               (by_mem[i]->memory.total_bytes ? "" : "≥ ") +
-                   std::to_string(*layer_bytes(*by_mem[i]))});
+      row(os,
+          {escape_markdown(by_mem[i]->name), escape_markdown(by_mem[i]->type),
+           (by_mem[i]->memory.total_bytes ? "" : "≥ ") + std::to_string(*layer_bytes(*by_mem[i]))});
     os << '\n';
   }
 

@@ -63,9 +63,9 @@ std::string human_bytes(std::optional<uint64_t> bytes) {
 }
 
 const std::vector<std::string>& memory_sort_keys() {
-  static const std::vector<std::string> keys = {
-      "order", "footprint", "total", "input", "weights", "output", "host", "device", "scratch",
-      "name"};
+  static const std::vector<std::string> keys = {"order",   "footprint", "total", "input",
+                                                "weights", "output",    "host",  "device",
+                                                "scratch", "name"};
   return keys;
 }
 

@@ -168,9 +168,7 @@ void write_provenance(const Capture& c, const std::string& format, const re2::RE
       os << "\n### " << escape_markdown(h) << "\n\n";
   };
   if (format != "csv") {
-    os << (format == "md" ? escape_markdown(k.headline)
-                          : escape_terminal(k.headline))
-       << '\n';
+    os << (format == "md" ? escape_markdown(k.headline) : escape_terminal(k.headline)) << '\n';
     if (k.inferred == k.nodes && k.nodes)
       os << "(no .onnx and no parse section: nodes are read from layer names; pass --onnx for "
             "ops, graph order and eliminated nodes)\n";
