@@ -228,8 +228,9 @@ TEST(RenderDot, ColourByTimeMemoryAndDiffUseTheData) {
 
   b.layers[1].memory.output_bytes = 512;
   b.layers[1].memory.weight_bytes = 512;
+  b.layers[1].memory.footprint_floor_bytes = 1024;  // the input's bytes unknown: a lower bound
   o.color_by = "memory";
-  EXPECT_NE(engine_dot(b, o).dot.find("mem 1.0 KiB"), std::string::npos);
+  EXPECT_NE(engine_dot(b, o).dot.find("footprint ≥ 1.0 KiB"), std::string::npos);
 
   o.color_by = "diff";
   o.diff_status = {{"plain", "added"}};
@@ -307,6 +308,7 @@ TEST(RenderReport, SectionsAppearOnlyWithData) {
   b.layers[3].time.average_ms = 0.75;
   b.layers[1].time.average_ms = 0.25;
   b.layers[2].memory.output_bytes = 4096;
+  b.layers[2].memory.footprint_floor_bytes = 4096;  // inputs and weights unknown
   b.layers[0].onnx_nodes = {"/m/Conv_0"};
   Finding f;
   f.id = "reformat-cost";
@@ -333,8 +335,8 @@ TEST(RenderReport, SectionsAppearOnlyWithData) {
   EXPECT_NE(md.find("### Top layers by time"), std::string::npos);
   EXPECT_LT(md.find("| plain |"),
             md.find("&lt;img src=x onerror=alert(1)&gt; | Reformat | 0.2500"));
-  EXPECT_NE(md.find("### Top layers by memory"), std::string::npos);
-  EXPECT_NE(md.find("| 4096 |"), std::string::npos);
+  EXPECT_NE(md.find("### Top layers by footprint"), std::string::npos);
+  EXPECT_NE(md.find("| ≥ 4096 |"), std::string::npos);
   EXPECT_NE(md.find("### Findings"), std::string::npos);
   EXPECT_NE(md.find("- TensorRT: 8.6.1"), std::string::npos);
   EXPECT_NE(md.find("- command line: `` trtexec --onnx=m.onnx --int8 `x` ``"), std::string::npos);

@@ -5,12 +5,16 @@
 // weights are Σ Count × size(Type) of the weights entries; the layer time is Σ averageMs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "analysis/analyze.h"
 #include "analysis/classify.h"
+#include "model/values.h"
 #include "test_support.h"
 
 namespace trtlens {
@@ -198,6 +202,184 @@ TEST(SemanticsTotals, NamesOnlyListingLeavesRoleCountsUnknown) {
   EXPECT_EQ(t.reformat_layers, std::nullopt);
   EXPECT_EQ(t.activation_io_bytes, std::nullopt);
   EXPECT_EQ(t.weights_bytes, std::nullopt);
+}
+
+// A --loadEngine log with a --dumpProfile table and no layer listing: the table's rows are the
+// build's layers (4 rows besides "Total"), and the log's "Loaded engine size: 12 MiB" belongs
+// to that build. The elided copy row reads 0.00 ms total, 0.0000 average.
+TEST(SemanticsBuilds, ProfileTableInALoadEngineLogIsTheBuild) {
+  Capture c = analyzed({test::fixture("semantics/load_engine_profile.log")});
+  ASSERT_EQ(c.builds.size(), 1u);
+  const Build& b = c.builds[0];
+  EXPECT_EQ(b.kind, ListingKind::Profile);
+  ASSERT_EQ(b.layers.size(), 4u);
+  EXPECT_EQ(b.profile.joined, 4);
+  EXPECT_TRUE(b.profile.unmatched_rows.empty());
+  EXPECT_EQ(b.layers[0].role, LayerRole::Reformat);
+  EXPECT_EQ(b.layers[1].role, LayerRole::Runs);
+  EXPECT_EQ(b.layers[2].role, LayerRole::Elided);
+  EXPECT_EQ(b.totals.running_layers, 3u);
+  EXPECT_EQ(b.totals.elided_layers, 1u);
+  EXPECT_EQ(b.totals.reformat_layers, 1u);
+  ASSERT_TRUE(b.totals.reformat_ms);
+  EXPECT_DOUBLE_EQ(*b.totals.reformat_ms, 0.0101);
+  EXPECT_EQ(b.memory.loaded_engine_mib, 12.0);
+  for (const auto& d : c.diagnostics)
+    EXPECT_EQ(d.message.find("match no layer"), std::string::npos) << d.message;
+}
+
+TEST(SemanticsBuilds, NoListingNoBuild) {
+  auto r = test::run_trtlens("summary " +
+                             test::shell_quote(test::fixture("semantics/load_engine_only.log")));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("no layer listing found"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("build 0"), std::string::npos) << r.out;
+  Capture c = analyzed({test::fixture("semantics/load_engine_only.log")});
+  EXPECT_TRUE(c.builds.empty());
+}
+
+// Inspector text for a dynamic-shape engine: "Format/Datatype: N/A due to dynamic shapes" on
+// each of the 4 tensor mentions (3 distinct tensors) is no dtype, said once for the build.
+TEST(SemanticsDtype, NotADtypeIsUnknownWithOneDiagnostic) {
+  EXPECT_EQ(canonical_dtype("N/A due to dynamic shapes").dtype, "");
+  EXPECT_EQ(canonical_dtype("None").dtype, "");
+  EXPECT_EQ(canonical_dtype("Float17").dtype, "FLOAT17");  // could be a dtype: kept, unknown
+  EXPECT_EQ(parse_format("N/A due to dynamic shapes").dtype.dtype, "");
+  Capture c = analyzed({test::fixture("semantics/dynamic_na.log")});
+  ASSERT_EQ(c.builds.size(), 1u);
+  for (const auto& l : c.builds[0].layers)
+    for (const auto& t : l.outputs) {
+      EXPECT_EQ(t.dtype, "");
+      EXPECT_EQ(t.format, "N/A due to dynamic shapes");
+    }
+  size_t said = 0;
+  for (const auto& d : c.diagnostics) {
+    EXPECT_EQ(d.message.find("N/A DUE"), std::string::npos) << d.message;
+    if (d.message.find("give no dtype") != std::string::npos) {
+      ++said;
+      EXPECT_NE(d.message.find("4 tensor(s)"), std::string::npos) << d.message;
+    }
+  }
+  EXPECT_EQ(said, 1u);
+  auto r =
+      test::run_trtlens("summary " + test::shell_quote(test::fixture("semantics/dynamic_na.log")));
+  EXPECT_EQ(r.out.find("N/A DUE"), std::string::npos) << r.out;
+}
+
+// A100 FP16 resnet: the 11 NoOps alias their inputs, so the lifetime estimate does not count
+// their outputs as tensors of their own. Expected: the same sweep over the raw JSON, with each
+// NoOp output renamed to the tensor it aliases (a few lines here, TREx's sizes).
+TEST(SemanticsCorpus, ElidedOutputsAliasTheirInputsInTheLivenessEstimate) {
+  TRTLENS_REQUIRE_SHARED();
+  const std::string base =
+      shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/fp16/resnet.onnx.engine";
+  nlohmann::json g = read_json(base + ".graph.json");
+  std::map<std::string, std::string> alias;
+  std::map<std::string, std::pair<int, int>> life;
+  std::map<std::string, uint64_t> size;
+  auto root = [&](const std::string& n) { return alias.count(n) ? alias[n] : n; };
+  const int n = int(g["Layers"].size());
+  for (int i = 0; i < n; ++i) {
+    const auto& l = g["Layers"][size_t(i)];
+    for (const auto& t : l["Inputs"]) {
+      std::string r = root(t["Name"].get<std::string>());
+      if (!life.count(r)) life[r] = {0, i}, size[r] = tensor_bytes(t);  // a graph input
+      life[r].second = i;
+    }
+    for (const auto& t : l["Outputs"]) {
+      const std::string name = t["Name"].get<std::string>();
+      if (l["LayerType"] == "NoOp") {
+        alias[name] = root(l["Inputs"][0]["Name"].get<std::string>());
+        life[alias[name]].second = i;
+        continue;
+      }
+      life[name] = {i, i};
+      size[name] = tensor_bytes(t);
+    }
+  }
+  for (const auto& b : g["Bindings"]) {
+    std::string r = root(b.get<std::string>());
+    if (life.count(r)) life[r] = {0, n - 1};
+  }
+  uint64_t peak = 0;
+  for (int i = 0; i < n; ++i) {
+    uint64_t live = 0;
+    for (const auto& [name, span] : life)
+      if (span.first <= i && i <= span.second) live += size[name];
+    peak = std::max(peak, live);
+  }
+  Capture c = analyzed({base + ".graph.json"});
+  EXPECT_EQ(c.builds[0].memory.liveness_unknown_tensors, 0);
+  EXPECT_EQ(c.builds[0].memory.peak_live_bytes, peak);
+  EXPECT_EQ(c.builds[0].totals.peak_activation_bytes, peak);
+}
+
+// Seed 000's listing gives tensors but no weights for most layers: their footprint is a lower
+// bound. Ranked by footprint, such a layer takes its place by the known part and shows "≥".
+TEST(SemanticsMemory, PartlyKnownFootprintsRankByTheirLowerBound) {
+  Capture c = analyzed({test::fixture("seed000_int8.log")});
+  const Build& b = *c.final_build();
+  size_t floors = 0;
+  for (const Layer& l : b.layers) {
+    const LayerMemory& m = l.memory;
+    if (m.total_bytes) {
+      EXPECT_EQ(m.footprint_floor_bytes, m.total_bytes);
+    } else if (m.input_bytes && m.output_bytes) {
+      ++floors;
+      EXPECT_EQ(m.footprint_floor_bytes, *m.input_bytes + *m.output_bytes);
+    }
+  }
+  EXPECT_GT(floors, 0u);
+  auto r = test::run_trtlens("memory --sort footprint --top 3 " +
+                             test::shell_quote(test::fixture("seed000_int8.log")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("≥ "), std::string::npos) << r.out;
+  // The three largest lower-or-exact footprints, computed here from the model's parts.
+  std::vector<uint64_t> v;
+  for (const Layer& l : b.layers)
+    if (l.memory.footprint_floor_bytes) v.push_back(*l.memory.footprint_floor_bytes);
+  std::sort(v.rbegin(), v.rend());
+  ASSERT_GE(v.size(), 3u);
+  auto csv = test::run_trtlens("memory --sort footprint --top 3 --format csv " +
+                               test::shell_quote(test::fixture("seed000_int8.log")));
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);  // header
+  for (size_t i = 0; i < 3 && std::getline(lines, line); ++i) {
+    std::string want = std::to_string(v[i]);
+    const bool found = line.find("," + want + ",") != std::string::npos ||
+                       line.find(",>=" + want + ",") != std::string::npos;
+    EXPECT_TRUE(found) << line << " wants " << want;
+  }
+}
+
+// Seed 002 prints every symbolic dim as its own negative number (input -17,-18; after the stem
+// -40,-44 ...). The blog's own --shapes input=1x3x512x512 fixes -17 and -18 only:
+// layer4.0.conv1's output (1,512,-71,-72) is unknown, never 128 MiB, and a warning says why.
+TEST(SemanticsShapes, ShapeFixesOnlyTheInputsSymbols) {
+  TRTLENS_REQUIRE_SHARED();
+  Capture c = test::load({shared_dir() + "/seeds/002_4e1b64db6c7b7a92.txt"});
+  AnalysisOptions o;
+  o.shapes = {"input=1x3x512x512"};
+  analyze(c, o);
+  const Build* b = c.final_build();
+  ASSERT_NE(b, nullptr);
+  const Layer* conv = nullptr;
+  const Layer* quant = nullptr;
+  for (const Layer& l : b->layers) {
+    if (l.name.rfind("layer4.0.conv1.weight + ", 0) == 0) conv = &l;
+    if (l.name == "QuantizeLinear_2_quantize_scale_node") quant = &l;
+  }
+  ASSERT_NE(conv, nullptr);
+  ASSERT_NE(quant, nullptr);
+  EXPECT_TRUE(!conv->memory.output_bytes || *conv->memory.output_bytes == 131072u);
+  // The input itself: Float 1x3x512x512 = 3,145,728 bytes in, Int8 786,432 out.
+  EXPECT_EQ(quant->memory.input_bytes, 3145728u);
+  EXPECT_EQ(quant->memory.output_bytes, 786432u);
+  bool warned = false;
+  for (const auto& d : c.diagnostics)
+    warned |= d.message.find("keep dynamic dims no given shape fixes") != std::string::npos;
+  EXPECT_TRUE(warned);
 }
 
 }  // namespace

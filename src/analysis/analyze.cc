@@ -4,6 +4,7 @@
 #include "analysis/findings.h"
 #include "analysis/memory.h"
 #include "analysis/provenance.h"
+#include "analysis/summary.h"
 #include "analysis/time.h"
 #include "analysis/remarks.h"
 
@@ -25,6 +26,8 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   analyze_memory(capture, options.shapes);
 
   compute_totals(capture);
+  summarize_builds(capture);
+  capture.onnx.counts = provenance_counts(capture);
 
   // Remarks read roles, provenance, time and memory.
   compute_remarks(capture);

@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "analysis/classify.h"
+
 namespace trtlens {
 
 void estimate_liveness(Build& b, const TensorSize& size_of) {
@@ -30,12 +32,27 @@ void estimate_liveness(Build& b, const TensorSize& size_of) {
   };
   std::map<std::string, Life> lives;
   std::vector<std::string> order;  // first appearance, for stable output
-  auto touch = [&](const Tensor& t, int i, bool output) {
-    auto [it, added] = lives.try_emplace(t.name);
-    if (added) order.push_back(t.name);
+  // An elided layer's outputs alias its input (no memory of their own): their uses extend the
+  // life of the tensor they alias. Constants, shape calls and stream events hold no activations.
+  std::map<std::string, std::string> alias_of;
+  std::set<std::string> graph_io(b.graph.inputs.begin(), b.graph.inputs.end());
+  graph_io.insert(b.graph.outputs.begin(), b.graph.outputs.end());
+  auto root = [&](const std::string& name) -> const std::string& {
+    auto it = alias_of.find(name);
+    return it == alias_of.end() ? name : it->second;
+  };
+  std::set<std::string> not_activations;
+  auto touch = [&](const Tensor& t0, int i, bool output) {
+    if (not_activations.count(t0.name)) return;
+    const std::string& name = root(t0.name);
+    const bool alias = name != t0.name;
+    if (alias) output = false;  // a use of the aliased tensor
+    auto [it, added] = lives.try_emplace(name);
+    if (added) order.push_back(name);
     Life& l = it->second;
-    if (!l.sized) {
-      l.bytes = size_of(t);
+    if (alias && graph_io.count(t0.name)) graph_io.insert(name);
+    if (!l.sized && !alias) {
+      l.bytes = size_of(t0);
       l.sized = l.bytes.has_value();
     }
     if (output) {
@@ -48,11 +65,19 @@ void estimate_liveness(Build& b, const TensorSize& size_of) {
     l.last = std::max(l.last, i);
   };
   for (int i = 0; i < n; ++i) {
-    for (const auto& t : b.layers[size_t(i)].inputs) touch(t, i, false);
-    for (const auto& t : b.layers[size_t(i)].outputs) touch(t, i, true);
+    const Layer& layer = b.layers[size_t(i)];
+    for (const auto& t : layer.inputs) touch(t, i, false);
+    if (moves_no_activations(layer)) {
+      for (const auto& t : layer.outputs) not_activations.insert(t.name);
+      continue;
+    }
+    if (layer.role == LayerRole::Elided && !layer.inputs.empty() &&
+        !not_activations.count(layer.inputs.front().name)) {
+      const std::string source = root(layer.inputs.front().name);
+      for (const auto& t : layer.outputs) alias_of[t.name] = source;
+    }
+    for (const auto& t : layer.outputs) touch(t, i, true);
   }
-  std::set<std::string> graph_io(b.graph.inputs.begin(), b.graph.inputs.end());
-  graph_io.insert(b.graph.outputs.begin(), b.graph.outputs.end());
   for (auto& [name, l] : lives) {
     // Never produced = a network input; never consumed = a network output.
     if (!l.produced || !l.consumed || graph_io.count(name)) {

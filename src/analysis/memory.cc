@@ -193,21 +193,20 @@ std::optional<uint64_t> element_bytes(const std::string& dtype, uint64_t count) 
 ShapeResolver::ShapeResolver(const Build& b,
                              const std::map<std::string, std::vector<int64_t>>& shapes)
     : shapes_(shapes) {
-  // When every dynamic axis of the given shapes takes one value (a dynamic batch), the same
-  // value stands for the dynamic axes of every tensor; otherwise only named tensors resolve.
-  std::set<int64_t> values;
+  std::map<int64_t, std::set<int64_t>> values;
   auto consider = [&](const Tensor& t) {
     auto it = shapes_.find(t.name);
     if (it == shapes_.end() || !t.has_dims || it->second.size() != t.dims.size()) return;
     for (size_t i = 0; i < t.dims.size(); ++i)
-      if (t.dims[i] < 0) values.insert(it->second[i]);
+      if (t.dims[i] < 0) values[t.dims[i]].insert(it->second[i]);
   };
   for (const auto& l : b.layers) {
     for (const auto& t : l.inputs) consider(t);
     for (const auto& t : l.outputs) consider(t);
   }
   for (const auto& bd : b.bindings) consider(bd.tensor);
-  if (values.size() == 1) uniform_ = *values.begin();
+  for (const auto& [symbol, v] : values)
+    if (v.size() == 1) symbols_[symbol] = *v.begin();
 }
 
 std::optional<std::vector<int64_t>> ShapeResolver::dims(const Tensor& t) const {
@@ -216,8 +215,9 @@ std::optional<std::vector<int64_t>> ShapeResolver::dims(const Tensor& t) const {
   std::vector<int64_t> d = t.dims;
   for (auto& x : d) {
     if (x >= 0) continue;
-    if (!uniform_) return std::nullopt;
-    x = *uniform_;
+    auto it = symbols_.find(x);
+    if (it == symbols_.end()) return std::nullopt;
+    x = it->second;
   }
   return d;
 }
@@ -239,6 +239,33 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       if (auto d = parse_x_dims(text)) shapes[name] = *d;
     for (const auto& [name, d] : given) shapes[name] = d;
     ShapeResolver resolve(b, shapes);
+    if (!shapes.empty()) {
+      // Say how many dynamic tensors no given shape resolves (their sizes stay unknown).
+      std::set<std::string> open;
+      std::set<int64_t> symbols;
+      auto check_dims = [&](const Tensor& t) {
+        if (!t.has_dims || resolve.dims(t)) return;
+        open.insert(t.name);
+        for (int64_t d : t.dims)
+          if (d < 0) symbols.insert(d);
+      };
+      for (const auto& l : b.layers) {
+        for (const auto& t : l.inputs) check_dims(t);
+        for (const auto& t : l.outputs) check_dims(t);
+      }
+      if (!open.empty()) {
+        std::string list;
+        size_t shown = 0;
+        for (auto it = symbols.rbegin(); it != symbols.rend() && shown < 6; ++it, ++shown)
+          list += (shown ? ", " : "") + std::to_string(*it);
+        if (symbols.size() > shown) list += ", ...";
+        c.diagnostics.push_back(
+            {Severity::Warning, SourceLoc{b.source.path, b.source.line},
+             "build " + std::to_string(b.id) + ": " + std::to_string(open.size()) +
+                 " tensor(s) keep dynamic dims no given shape fixes (symbols " + list +
+                 "): their sizes are unknown; give --shape for the tensors that carry them"});
+      }
+    }
 
     auto tensor_size = [&](const Tensor& t) -> std::optional<uint64_t> {
       if (t.dtype.empty()) return std::nullopt;
@@ -264,6 +291,24 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       }
       return s;
     };
+
+    // Words in a dtype position that name no dtype: one diagnostic per build, not per tensor.
+    size_t no_dtype = 0;
+    const Tensor* example = nullptr;
+    auto check = [&](const Tensor& t) {
+      if (!t.dtype.empty() || t.dtype_known) return;
+      ++no_dtype;
+      if (!example) example = &t;
+    };
+    for (const auto& l : b.layers) {
+      for (const auto& t : l.inputs) check(t);
+      for (const auto& t : l.outputs) check(t);
+    }
+    if (no_dtype)
+      c.diagnostics.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
+                               "build " + std::to_string(b.id) + ": " + std::to_string(no_dtype) +
+                                   " tensor(s) give no dtype (e.g. '" + example->name + "': '" +
+                                   example->format + "'): their dtype and sizes are unknown"});
 
     BuildMemory& bm = b.memory;
     uint64_t in_sum = 0, w_sum = 0, out_sum = 0, ws_sum = 0, bs_sum = 0;
@@ -326,6 +371,13 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
         m.total_bytes = *m.input_bytes + *m.weight_bytes + *m.output_bytes;
       else
         m.total_bytes.reset();
+      // Known weights alone say nothing of the footprint (they are often 0): a floor needs a
+      // tensor side.
+      if (m.input_bytes || m.output_bytes)
+        m.footprint_floor_bytes =
+            m.input_bytes.value_or(0) + m.weight_bytes.value_or(0) + m.output_bytes.value_or(0);
+      else
+        m.footprint_floor_bytes.reset();
 
       if (!m.total_bytes) ++bm.layers_with_unknown_size;
       in_sum += m.input_bytes.value_or(0);

@@ -15,7 +15,10 @@ namespace trtlens {
 std::optional<std::pair<std::string, std::vector<int64_t>>> parse_shape_option(
     const std::string& spec);
 
-// Resolves dynamic (negative) dims of a build's tensors from shapes given by name.
+// Resolves dynamic (negative) dims of a build's tensors from shapes given by name. TensorRT
+// prints each symbolic dimension as its own negative number (-17, -40 ...; older releases -1
+// for all): a shape given for an input fixes the symbols on that input's dynamic axes, and
+// every other dim with the same symbol. A symbol given two values stays unknown.
 class ShapeResolver {
  public:
   ShapeResolver(const Build& b, const std::map<std::string, std::vector<int64_t>>& shapes);
@@ -24,7 +27,7 @@ class ShapeResolver {
 
  private:
   const std::map<std::string, std::vector<int64_t>>& shapes_;
-  std::optional<int64_t> uniform_;  // the one value every dynamic axis of the inputs takes
+  std::map<int64_t, int64_t> symbols_;  // negative dim -> the value a given shape fixes
 };
 
 // Bytes of `count` elements of a canonical dtype (INT4/FP4 = half a byte, rounded up);

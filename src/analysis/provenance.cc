@@ -361,6 +361,12 @@ ProvenanceCounts provenance_counts(const Capture& c) {
     }
     k.after_fusion = lc.layers;
   }
+  if (const Build* b = c.final_build()) {
+    k.running_layers = b->totals.running_layers;
+    k.reformat_layers = b->totals.reformat_layers;
+    k.elided_layers = b->totals.elided_layers;
+  }
+  k.headline = provenance_headline(k);
   return k;
 }
 
@@ -374,11 +380,21 @@ std::string provenance_headline(const ProvenanceCounts& k) {
   if (k.network_layers)
     s += (s.empty() ? "" : " (") + std::to_string(*k.network_layers) + " network layers" +
          (s.empty() ? "" : ")");
+  if (k.layers == 0 && !k.after_fusion) return s.empty() ? "no ONNX nodes and no layers" : s;
+  if (!s.empty()) s += " -> ";
+  if (!k.after_fusion && !k.with_reformats && k.running_layers && k.reformat_layers &&
+      k.elided_layers) {
+    // No counters in the input: the build's roles (a name alone cannot tell an elided copy
+    // from a reformat that runs).
+    s += std::to_string(*k.running_layers - *k.reformat_layers) + " layers after fusion -> " +
+         std::to_string(*k.running_layers) + " with " + std::to_string(*k.reformat_layers) +
+         " reformat layers";
+    if (*k.elided_layers) s += " (and " + std::to_string(*k.elided_layers) + " elided)";
+    return s;
+  }
   auto reformats = k.layers_by_kind.count("reformat") ? k.layers_by_kind.at("reformat") : 0;
   int64_t fused = k.after_fusion ? *k.after_fusion : int64_t(k.layers - reformats);
   int64_t total = k.with_reformats ? *k.with_reformats : int64_t(k.layers);
-  if (k.layers == 0 && !k.after_fusion) return s.empty() ? "no ONNX nodes and no layers" : s;
-  if (!s.empty()) s += " -> ";
   s += std::to_string(fused) + " layers after fusion -> " + std::to_string(total) + " with " +
        std::to_string(total - fused) + " reformat layers";
   return s;

@@ -1,6 +1,7 @@
 #include "analysis/summary.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 namespace trtlens {
@@ -20,13 +21,11 @@ std::string output_precision(const Layer& layer) {
   return layer.outputs.empty() ? std::string() : layer.outputs.front().dtype;
 }
 
-BuildSummary summarize(const Build& build) {
-  BuildSummary s;
-  s.layers = build.layers.size();
+BuildCounts summarize(const Build& build) {
+  BuildCounts s;
   std::map<std::string, size_t> types, precisions;
   std::unordered_map<std::string, const Tensor*> consumed, produced;
   for (const auto& l : build.layers) {
-    if (is_reformat(l)) ++s.reformats;
     ++types[l.type.empty() ? "(unknown)" : l.type];
     if (!build.names_only) {
       std::string p = output_precision(l);
@@ -37,11 +36,22 @@ BuildSummary summarize(const Build& build) {
   }
   s.types = by_count(types);
   s.precisions = by_count(precisions);
-  for (const auto& name : build.graph.inputs)
-    if (auto it = consumed.find(name); it != consumed.end()) s.inputs.push_back(it->second);
-  for (const auto& name : build.graph.outputs)
-    if (auto it = produced.find(name); it != produced.end()) s.outputs.push_back(it->second);
+  // One entry per graph input / output, in the graph's order; a name no layer lists stays a
+  // bare name.
+  auto view = [](const std::unordered_map<std::string, const Tensor*>& seen,
+                 const std::string& name) {
+    if (auto it = seen.find(name); it != seen.end()) return *it->second;
+    Tensor t;
+    t.name = name;
+    return t;
+  };
+  for (const auto& name : build.graph.inputs) s.inputs.push_back(view(consumed, name));
+  for (const auto& name : build.graph.outputs) s.outputs.push_back(view(produced, name));
   return s;
+}
+
+void summarize_builds(Capture& c) {
+  for (Build& b : c.builds) b.counts = summarize(b);
 }
 
 }  // namespace trtlens

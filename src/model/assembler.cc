@@ -337,17 +337,15 @@ void Assembler::attach_memory() {
   if (memory_records_.empty()) return;
   auto& builds = capture_.builds;
   // Figures from a file without a listing (a plain log beside layer JSON) describe the final
-  // engine; with no listing anywhere each trtexec run gets a build of its own.
+  // engine. A build exists only where layers were read (a listing or a profile's rows): with
+  // none, the figures are said to be unattached rather than shown as an empty build.
   if (builds.empty()) {
-    for (const MemoryRecord& r : memory_records_) {
-      if (!builds.empty() && builds.back().source.path == r.path && builds.back().run == r.run)
-        continue;
-      Build b;
-      b.id = int(builds.size());
-      b.source = {r.path, r.line};
-      b.run = r.run;
-      builds.push_back(std::move(b));
-    }
+    const MemoryRecord& r = memory_records_.front();
+    diagnostic(Severity::Info, {r.path, r.line},
+               std::to_string(memory_records_.size()) +
+                   " memory figure(s) read but no layer listing or profile to attach them to");
+    memory_records_.clear();
+    return;
   }
   std::vector<std::vector<Block>> blocks(builds.size());
   for (const MemoryRecord& r : memory_records_) {
@@ -487,6 +485,7 @@ void Assembler::attach_profiles() {
       b.id = int(capture_.builds.size());
       b.kind = ListingKind::Profile;
       b.source = SourceLoc{p.source, p.line};
+      b.run = pending.run;
       b.names_only = true;
       for (const auto& r : p.rows) {
         Layer l;
@@ -673,8 +672,10 @@ void Assembler::attach_devices() {
 void Assembler::finish() {
   if (listing_open_) end_listing();
   attach_devices();
-  attach_memory();  // memory (issue 3): needs every listing, before the final build is marked
-  attach_profiles();  // time (issue 4)
+  // Profiles first: a profile without any listing becomes the build that the same log's memory
+  // figures describe.
+  attach_profiles();
+  attach_memory();  // needs every build, before the final build is marked
   for (auto& b : capture_.builds) {
     b.final = false;
     b.graph = build_engine_graph(b.layers, b.bindings);

@@ -105,6 +105,14 @@ struct Latency {
 };
 const char* to_string(Latency::Source s);
 
+// What the summary views list, counted once by analysis/summary.
+struct BuildCounts {
+  std::vector<std::pair<std::string, size_t>> types;       // most frequent first
+  std::vector<std::pair<std::string, size_t>> precisions;  // output precision, most frequent first
+  std::vector<Tensor> inputs;   // graph inputs as their first consumer lists them
+  std::vector<Tensor> outputs;  // graph outputs as their producer lists them
+};
+
 struct Binding {
   std::string name;
   std::string io_mode;  // "Input"/"Output" where given (TRT 11)
@@ -128,6 +136,7 @@ struct Build {
   BuildProfile profile;
   // Analysis results.
   BuildTotals totals;
+  BuildCounts counts;
   Latency latency;
 };
 

@@ -24,8 +24,11 @@ struct LayerMemory {
   std::optional<uint64_t> host_persistent;
   std::optional<uint64_t> device_persistent;
   std::optional<uint64_t> scratch;
-  // Filled by analysis/memory: input + weights + output when all three are known.
+  // The layer's footprint, the one per-layer memory figure every output shows: input + weights
+  // + output. total_bytes when all three are known; footprint_floor_bytes is the sum of the
+  // known parts (a lower bound, shown as ">= X" and ranked by that), nullopt when none is.
   std::optional<uint64_t> total_bytes;
+  std::optional<uint64_t> footprint_floor_bytes;
   std::vector<std::string> weight_nodes;  // ONNX nodes whose initializers were counted
 };
 

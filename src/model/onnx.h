@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -73,6 +74,23 @@ struct LayerProvenance {
   std::string note;  // ambiguity, unmatched names
 };
 
+// Counts over the provenance of the final build (analysis/provenance).
+struct ProvenanceCounts {
+  size_t nodes = 0;
+  size_t inferred = 0;  // nodes known only from layer names
+  std::map<NodeFate, size_t> by_fate;
+  std::map<std::string, std::map<NodeFate, size_t>> by_op;  // op -> fate -> nodes
+  size_t layers = 0;
+  std::map<std::string, size_t> layers_by_kind;  // onnx, myelin, reformat, copy, internal, other
+  // From the log's "After ...: N layers" counters where present.
+  std::optional<int64_t> network_layers;  // the first counter
+  std::optional<int64_t> after_fusion;    // the last counter before "reformat layers"
+  std::optional<int64_t> with_reformats;  // "After reformat layers"
+  // The final build's roles (its totals), used where no counter was printed.
+  std::optional<size_t> running_layers, reformat_layers, elided_layers;
+  std::string headline;  // "126 ONNX nodes -> 57 layers after fusion -> 82 with 25 reformat ..."
+};
+
 struct OnnxModel {
   std::vector<std::string> sources;  // "onnx-file:path", "build-log:path"
   std::vector<OnnxNode> nodes;
@@ -83,6 +101,7 @@ struct OnnxModel {
   std::vector<LayerCount> layer_counts; // "After ...: N layers", in log order
   std::vector<LayerProvenance> layers;  // per layer of the final build (analysis)
   std::vector<std::string> notes;       // what provenance could not decide
+  ProvenanceCounts counts;              // (analysis)
 
   // By name through an index rebuilt whenever the vectors were replaced or grew (engines of
   // 10k layers look names up per layer).

@@ -60,12 +60,28 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   return n;
 }
 
+namespace {
+
+// A word that could name a dtype TensorRT adds later ("FP6", "E8M0"): one token of letters,
+// digits and underscores that is not a placeholder. "N/A due to dynamic shapes", "None" or
+// "Unknown" in a dtype position say that no dtype is given.
+bool dtype_like(const std::string& key) {
+  if (key.empty() || key.size() > 24) return false;
+  if (key == "NONE" || key == "UNKNOWN" || key == "NA" || key == "UNSPECIFIED") return false;
+  if (!std::isalpha(static_cast<unsigned char>(key.front()))) return false;
+  return std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+}  // namespace
+
 DtypeResult canonical_dtype(std::string_view spelling) {
   const std::string key = upper(trim(spelling));
   for (const auto& s : kSpellings) {
     if (s.key == key) return {std::string(s.canonical), s.canonical != "FP64"};
   }
-  return {key, false};
+  return {dtype_like(key) ? key : std::string(), false};
 }
 
 std::optional<int> dtype_bits(std::string_view c) {
@@ -106,7 +122,9 @@ FormatInfo parse_format(std::string_view format) {
     }
   }
   consider(word);
-  info.dtype = best.known ? best : DtypeResult{u, false};
+  // No dtype among the words ("N/A due to dynamic shapes"): the dtype is unknown; the format
+  // string itself stays on the tensor.
+  info.dtype = best.known ? best : DtypeResult{};
 
   static constexpr std::array<std::pair<std::string_view, int>, 6> kWidths{{
       {"TWO WIDE", 2}, {"FOUR WIDE", 4}, {"EIGHT WIDE", 8},

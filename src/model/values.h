@@ -17,7 +17,8 @@ std::string_view trim(std::string_view s);
 size_t utf8_sequence_length(std::string_view s, size_t i);
 
 // Canonical dtype spelling: FP32 FP16 BF16 FP8 FP4 INT4 INT8 UINT8 INT32 INT64 BOOL.
-// Unknown spellings come back upper-cased with known == false.
+// Unknown dtype-like words come back upper-cased with known == false; anything else in a dtype
+// position ("N/A due to dynamic shapes", "None") comes back empty: no dtype was given.
 struct DtypeResult {
   std::string dtype;
   bool known = false;

@@ -10,7 +10,6 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "analysis/summary.h"
 #include "render/escape.h"
 #include "render/views.h"
 
@@ -125,12 +124,10 @@ std::string diff_color(const std::string& status) {
   return "#ffffff";
 }
 
+// The layer's footprint (inputs + weights + outputs), or its known lower bound.
 std::optional<double> layer_memory_bytes(const Layer& l) {
   const LayerMemory& m = l.memory;
-  if (m.output_bytes || m.weight_bytes)
-    return double(m.output_bytes.value_or(0) + m.weight_bytes.value_or(0));
-  if (m.device_persistent || m.scratch)
-    return double(m.device_persistent.value_or(0) + m.scratch.value_or(0));
+  if (m.footprint_floor_bytes) return double(*m.footprint_floor_bytes);
   return std::nullopt;
 }
 
@@ -680,7 +677,9 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
       }
       lines.push_back(t);
     }
-    if (auto m = layer_memory_bytes(l)) lines.push_back("mem " + human_bytes(*m));
+    if (auto m = layer_memory_bytes(l))
+      lines.push_back(std::string("footprint ") + (l.memory.total_bytes ? "" : "≥ ") +
+                      human_bytes(*m));
     if (o.expand_onnx && !l.onnx_nodes.empty()) {
       lines.push_back("ONNX (" + std::to_string(l.onnx_nodes.size()) + "):");
       size_t shown = std::min<size_t>(l.onnx_nodes.size(), 12);

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <optional>
 
-#include "analysis/summary.h"
 #include "render/escape.h"
 #include "render/graph_view.h"
 #include "render/svg.h"
@@ -150,7 +149,7 @@ void write_head(const std::string& title, std::ostream& os) {
 
 void write_summary_section(const Capture& c, const Build& b, std::ostream& os,
                            const std::string& id = "summary") {
-  BuildSummary s = summarize(b);
+  const BuildCounts& s = b.counts;
   os << "<section id=\"" << id << "\"><h2>Summary</h2><dl class=\"kv\">";
   for (const auto& in : c.inputs)
     kv(os, "input",
@@ -160,17 +159,18 @@ void write_summary_section(const Capture& c, const Build& b, std::ostream& os,
      std::to_string(b.id) + (b.final ? " (final)" : "") + ", " + to_string(b.kind) + " at " +
          b.source.path + ":" + std::to_string(b.source.line));
   kv(os, "TensorRT", b.trt_version);
-  kv(os, "layers", std::to_string(s.layers) + " (" + std::to_string(s.reformats) + " reformat)");
+  kv(os, "layers", format_layer_counts(b.totals));
   std::string types, precisions, ins, outs;
   for (const auto& [t, n] : s.types)
     types += (types.empty() ? "" : ", ") + t + " " + std::to_string(n);
   for (const auto& [p, n] : s.precisions)
     precisions +=
         (precisions.empty() ? "" : ", ") + (p.empty() ? "?" : p) + " " + std::to_string(n);
-  for (const Tensor* t : s.inputs)
-    ins += (ins.empty() ? "" : "; ") + t->name + " " + format_tensor(*t);
-  for (const Tensor* t : s.outputs)
-    outs += (outs.empty() ? "" : "; ") + t->name + " " + format_tensor(*t);
+  auto described = [](const Tensor& t) {
+    return t.has_dims || !t.dtype.empty() ? t.name + " " + format_tensor(t) : t.name;
+  };
+  for (const Tensor& t : s.inputs) ins += (ins.empty() ? "" : "; ") + described(t);
+  for (const Tensor& t : s.outputs) outs += (outs.empty() ? "" : "; ") + described(t);
   kv(os, "types", types);
   kv(os, "output precisions", precisions);
   kv(os, "inputs", ins);
@@ -224,8 +224,10 @@ void write_layers_section(const Build& b, ReportOptions& o, std::ostream& os) {
       outs += (outs.empty() ? "" : "; ") + x.name + " " + format_tensor(x);
     std::vector<Cell> row = {{std::to_string(i), double(i)},
                              {l.name},
-                             {l.type + (is_reformat(l) ? " (reformat)" : "")},
-                             {output_precision(l)},
+                             {l.type + (l.role == LayerRole::Reformat ? " (reformat)"
+                                        : l.role == LayerRole::Elided ? " (elided)"
+                                                                      : "")},
+                             {l.outputs.empty() ? "" : l.outputs.front().dtype},
                              {l.tactic.value_or("")},
                              {ins},
                              {outs}};

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <optional>
 
-#include "analysis/summary.h"
 #include "render/escape.h"
 #include "render/views.h"
 
@@ -21,14 +20,8 @@ std::optional<double> layer_ms(const Layer& l) {
   return l.time.average_ms ? l.time.average_ms : l.time.total_ms;
 }
 
-std::optional<uint64_t> layer_bytes(const Layer& l) {
-  const LayerMemory& m = l.memory;
-  if (m.output_bytes || m.weight_bytes)
-    return m.output_bytes.value_or(0) + m.weight_bytes.value_or(0);
-  if (m.device_persistent || m.scratch)
-    return m.device_persistent.value_or(0) + m.scratch.value_or(0);
-  return std::nullopt;
-}
+// The layer's footprint (inputs + weights + outputs), or its known lower bound.
+std::optional<uint64_t> layer_bytes(const Layer& l) { return l.memory.footprint_floor_bytes; }
 
 void row(std::ostream& os, const std::vector<std::string>& cells) {
   os << '|';
@@ -59,7 +52,7 @@ std::string code(const std::string& s) {
 
 void write_markdown_report(const Capture& c, const Build& b, const MarkdownReportOptions& o,
                            std::ostream& os) {
-  BuildSummary s = summarize(b);
+  const BuildCounts& s = b.counts;
   os << "## trtlens report\n\n";
   header(os, {"", ""});
   for (const auto& in : c.inputs)
@@ -67,16 +60,17 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
                           " lines)"});
   row(os, {"build", std::to_string(b.id) + (b.final ? " (final)" : "") + ", " + to_string(b.kind)});
   if (!b.trt_version.empty()) row(os, {"TensorRT", escape_markdown(b.trt_version)});
-  row(os, {"layers", std::to_string(s.layers) + " (" + std::to_string(s.reformats) + " reformat)"});
+  row(os, {"layers", format_layer_counts(b.totals)});
   std::string precisions;
   for (const auto& [p, n] : s.precisions)
     precisions += (precisions.empty() ? "" : ", ") + escape_markdown(p.empty() ? "?" : p) + " " +
                   std::to_string(n);
   if (!precisions.empty()) row(os, {"output precisions", precisions});
-  for (const Tensor* t : s.inputs)
-    row(os, {"input tensor", escape_markdown(t->name) + " " + escape_markdown(format_tensor(*t))});
-  for (const Tensor* t : s.outputs)
-    row(os, {"output tensor", escape_markdown(t->name) + " " + escape_markdown(format_tensor(*t))});
+  auto described = [](const Tensor& t) {
+    return t.has_dims || !t.dtype.empty() ? t.name + " " + format_tensor(t) : t.name;
+  };
+  for (const Tensor& t : s.inputs) row(os, {"input tensor", escape_markdown(described(t))});
+  for (const Tensor& t : s.outputs) row(os, {"output tensor", escape_markdown(described(t))});
   if (b.memory.engine_size_mib)
     row(os, {"engine size", fmt(*b.memory.engine_size_mib, "%.2f MiB")});
   for (const auto& r : c.runs)
@@ -118,11 +112,12 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
     std::stable_sort(by_mem.begin(), by_mem.end(), [](const Layer* x, const Layer* y) {
       return *layer_bytes(*x) > *layer_bytes(*y);
     });
-    os << "### Top layers by memory\n\n";
-    header(os, {"layer", "type", "bytes"});
+    os << "### Top layers by footprint\n\n";
+    header(os, {"layer", "type", "footprint bytes (in + weights + out)"});
     for (size_t i = 0; i < by_mem.size() && i < o.top; ++i)
-      row(os, {escape_markdown(by_mem[i]->name), escape_markdown(by_mem[i]->type),
-               std::to_string(*layer_bytes(*by_mem[i]))});
+      row(os,
+          {escape_markdown(by_mem[i]->name), escape_markdown(by_mem[i]->type),
+           (by_mem[i]->memory.total_bytes ? "" : "≥ ") + std::to_string(*layer_bytes(*by_mem[i]))});
     os << '\n';
   }
 
@@ -143,7 +138,8 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
   for (size_t i = 0; i < shown; ++i) {
     const Layer& l = b.layers[i];
     row(os, {std::to_string(i), escape_markdown(l.name), escape_markdown(l.type),
-             escape_markdown(output_precision(l)), escape_markdown(l.tactic.value_or(""))});
+             escape_markdown(l.outputs.empty() ? "" : l.outputs.front().dtype),
+             escape_markdown(l.tactic.value_or(""))});
   }
   if (shown < b.layers.size())
     os << "\n"

@@ -26,8 +26,9 @@ std::string mib(double v) {
   return buf;
 }
 
+// A partly known footprint ranks by its known lower bound, never below the unknowns.
 std::optional<uint64_t> sort_value(const LayerMemory& m, const std::string& key) {
-  if (key == "total") return m.total_bytes;
+  if (key == "total" || key == "footprint") return m.footprint_floor_bytes;
   if (key == "input") return m.input_bytes;
   if (key == "weights") return m.weight_bytes;
   if (key == "output") return m.output_bytes;
@@ -38,6 +39,12 @@ std::optional<uint64_t> sort_value(const LayerMemory& m, const std::string& key)
 }
 
 }  // namespace
+
+std::string footprint_cell(const LayerMemory& m, bool human) {
+  if (m.total_bytes) return cell(m.total_bytes, human);
+  if (!m.footprint_floor_bytes) return human ? "?" : "";
+  return (human ? "≥ " : ">=") + cell(m.footprint_floor_bytes, human);
+}
 
 std::string human_bytes(std::optional<uint64_t> bytes) {
   if (!bytes) return "?";
@@ -56,8 +63,9 @@ std::string human_bytes(std::optional<uint64_t> bytes) {
 }
 
 const std::vector<std::string>& memory_sort_keys() {
-  static const std::vector<std::string> keys = {"order", "total",  "input",   "weights", "output",
-                                                "host",  "device", "scratch", "name"};
+  static const std::vector<std::string> keys = {"order",   "footprint", "total", "input",
+                                                "weights", "output",    "host",  "device",
+                                                "scratch", "name"};
   return keys;
 }
 
@@ -77,15 +85,15 @@ TextTable memory_table(const Build& b, const std::string& sort, size_t top, bool
   }
   if (top && idx.size() > top) idx.resize(top);
   TextTable t;
-  t.headers = {"#",     "layer", "input",           "weights",           "output",
-               "total", "type",  "host persistent", "device persistent", "scratch"};
+  t.headers = {"#",         "layer", "input",           "weights",           "output",
+               "footprint", "type",  "host persistent", "device persistent", "scratch"};
   t.right_align = {true, false, true, true, true, true, false, true, true, true};
   for (size_t i : idx) {
     const Layer& l = b.layers[i];
     const LayerMemory& m = l.memory;
     t.rows.push_back({std::to_string(i), l.name, cell(m.input_bytes, human),
                       cell(m.weight_bytes, human), cell(m.output_bytes, human),
-                      cell(m.total_bytes, human), l.type, cell(m.host_persistent, human),
+                      footprint_cell(m, human), l.type, cell(m.host_persistent, human),
                       cell(m.device_persistent, human), cell(m.scratch, human)});
   }
   return t;
@@ -216,6 +224,7 @@ ojson layer_memory_json(const LayerMemory& m) {
   j["weight_bytes"] = opt(m.weight_bytes);
   j["output_bytes"] = opt(m.output_bytes);
   j["total_bytes"] = opt(m.total_bytes);
+  j["footprint_floor_bytes"] = opt(m.footprint_floor_bytes);
   j["weights_stored_bytes"] = opt(m.weights_stored_bytes);
   j["bias_stored_bytes"] = opt(m.bias_stored_bytes);
   j["weight_source"] = m.weight_source.empty() ? ojson(nullptr) : ojson(m.weight_source);

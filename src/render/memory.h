@@ -14,6 +14,9 @@ namespace trtlens {
 
 // "864 B", "4.13 MiB"; "?" for unknown.
 std::string human_bytes(std::optional<uint64_t> bytes);
+// A layer's footprint (inputs + weights + outputs): exact, "≥ X" (">=X" unformatted) when only
+// a lower bound is known, "?" / "" when nothing is.
+std::string footprint_cell(const LayerMemory& m, bool human);
 
 // Columns a memory table can be sorted by (descending; "order" = engine order).
 const std::vector<std::string>& memory_sort_keys();

@@ -5,6 +5,7 @@
 
 #include "analysis/time.h"
 #include "render/escape.h"
+#include "render/views.h"
 
 namespace trtlens {
 
@@ -192,7 +193,7 @@ void write_profile_report(const Capture& c, const std::vector<const Build*>& bui
   for (size_t i = 0; i < builds.size(); ++i) {
     const Build& b = *builds[i];
     os << (format == "md" ? "## " : "") << "build " << b.id << (b.final ? " (final)" : "") << ", "
-       << to_string(b.kind) << ", " << b.layers.size() << " layers\n";
+       << to_string(b.kind) << ", " << format_layer_counts(b.totals) << '\n';
     if (!b.profile.present) {
       os << "  no profile for this build\n\n";
       continue;

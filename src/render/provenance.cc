@@ -68,7 +68,7 @@ TextTable provenance_layers_table(const Build& b, const OnnxModel& m, const re2:
 }
 
 TextTable provenance_fate_table(const Capture& c) {
-  ProvenanceCounts k = provenance_counts(c);
+  const ProvenanceCounts& k = c.onnx.counts;
   TextTable t;
   t.headers = {"fate", "nodes"};
   t.right_align = {false, true};
@@ -80,7 +80,7 @@ TextTable provenance_fate_table(const Capture& c) {
 }
 
 TextTable provenance_op_table(const Capture& c) {
-  ProvenanceCounts k = provenance_counts(c);
+  const ProvenanceCounts& k = c.onnx.counts;
   TextTable t;
   t.headers = {"op", "nodes"};
   for (NodeFate f : kFates) t.headers.push_back(to_string(f));
@@ -147,7 +147,7 @@ ojson onnx_json(const OnnxModel& m) {
 void write_provenance(const Capture& c, const std::string& format, const re2::RE2* filter,
                       std::ostream& os) {
   const Build* b = c.final_build();
-  ProvenanceCounts k = provenance_counts(c);
+  const ProvenanceCounts& k = c.onnx.counts;
   if (format == "json") {
     ojson j = onnx_json(c.onnx);
     if (filter) {
@@ -156,7 +156,7 @@ void write_provenance(const Capture& c, const std::string& format, const re2::RE
         if (keep(c.onnx.nodes[i], filter)) kept.push_back(j["nodes"][i]);
       j["nodes"] = kept;
     }
-    j["summary"] = provenance_headline(k);
+    j["summary"] = k.headline;
     os << dump_json(j) << '\n';
     return;
   }
@@ -168,9 +168,7 @@ void write_provenance(const Capture& c, const std::string& format, const re2::RE
       os << "\n### " << escape_markdown(h) << "\n\n";
   };
   if (format != "csv") {
-    os << (format == "md" ? escape_markdown(provenance_headline(k))
-                          : escape_terminal(provenance_headline(k)))
-       << '\n';
+    os << (format == "md" ? escape_markdown(k.headline) : escape_terminal(k.headline)) << '\n';
     if (k.inferred == k.nodes && k.nodes)
       os << "(no .onnx and no parse section: nodes are read from layer names; pass --onnx for "
             "ops, graph order and eliminated nodes)\n";

@@ -1,7 +1,6 @@
 #include "render/views.h"
 
 #include "analysis/provenance.h"  // provenance (issue 5)
-#include "analysis/summary.h"
 #include "render/escape.h"
 #include "render/text_table.h"
 #include "render/memory.h"  // memory (issue 3)
@@ -88,7 +87,7 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
   }
   if (c.builds.empty()) os << "no layer listing found\n";
   for (const Build* b : builds) {
-    BuildSummary s = summarize(*b);
+    const BuildCounts& s = b->counts;
     os << "\nbuild " << b->id << (b->final ? " (final)" : "") << ": " << to_string(b->kind)
        << " at " << escape_terminal(b->source.path) << ':' << b->source.line;
     if (!b->trt_version.empty()) os << ", TensorRT " << b->trt_version;
@@ -101,22 +100,21 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     os << '\n';
     if (!s.precisions.empty()) {
       os << "  output precision:";
-      for (const auto& [p, n] : s.precisions) os << ' ' << p << '=' << n;
+      for (const auto& [p, n] : s.precisions) os << ' ' << escape_terminal(p) << '=' << n;
       os << '\n';
     }
-    auto io = [&](const char* label, const std::vector<const Tensor*>& ts,
-                  const std::vector<std::string>& names) {
+    auto io = [&](const char* label, const std::vector<Tensor>& ts) {
       os << "  " << label << ':';
-      if (names.empty()) os << " (none known)";
-      for (size_t i = 0; i < names.size(); ++i) {
-        os << (i ? ", " : " ") << escape_terminal(names[i]);
-        if (i < ts.size() && (ts[i]->has_dims || !ts[i]->dtype.empty()))
-          os << " [" << format_tensor(*ts[i]) << ']';
+      if (ts.empty()) os << " (none known)";
+      for (size_t i = 0; i < ts.size(); ++i) {
+        os << (i ? ", " : " ") << escape_terminal(ts[i].name);
+        if (ts[i].has_dims || !ts[i].dtype.empty())
+          os << " [" << escape_terminal(format_tensor(ts[i])) << ']';
       }
       os << '\n';
     };
-    io("inputs", s.inputs, b->graph.inputs);
-    io("outputs", s.outputs, b->graph.outputs);
+    io("inputs", s.inputs);
+    io("outputs", s.outputs);
     // memory (issue 3)
     write_memory_summary(*b, os);
 
@@ -126,7 +124,7 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
 
     // provenance (issue 5)
     if (b->final && (!c.onnx.nodes.empty() || !c.onnx.layer_counts.empty()))
-      os << "  provenance: " << escape_terminal(provenance_headline(provenance_counts(c))) << '\n';
+      os << "  provenance: " << escape_terminal(c.onnx.counts.headline) << '\n';
 
     if (!b->enriched_by.empty()) {
       os << "  enriched by:";
