@@ -100,6 +100,7 @@ int run_add(const DbOptions& o) {
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < jobs; ++t) pool.emplace_back(work);
 
+  Output out("");  // stdout, every write checked
   size_t added = 0, skipped = 0, failed = 0;
   std::unordered_set<std::string> seen;  // the same content given twice in one call
   for (size_t i = 0; i < slots.size(); ++i) {
@@ -144,13 +145,13 @@ int run_add(const DbOptions& o) {
         auto it = labels.find(k);
         return it == labels.end() ? std::string("?") : it->second;
       };
-      std::cout << "added capture " << *id << ": " << escape_terminal(shown) << " (model "
+      out.stream() << "added capture " << *id << ": " << escape_terminal(shown) << " (model "
                 << escape_terminal(get("model")) << ", " << s.capture.builds.size()
                 << " build(s))\n";
     }
   }
   for (auto& t : pool) t.join();
-  std::cout << "db " << escape_terminal(o.db) << ": " << added << " added, " << skipped
+  out.stream() << "db " << escape_terminal(o.db) << ": " << added << " added, " << skipped
             << " already stored, " << failed << " failed\n";
   return failed ? 2 : 0;
 }
