@@ -2,6 +2,7 @@
 #include "analysis/memory.h"  // memory (issue 3)
 
 #include "analysis/provenance.h"
+#include "analysis/runs.h"
 #include "analysis/time.h"  // issue 4
 
 #include "analysis/findings.h"
@@ -18,6 +19,9 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
 
   // 3. memory: tensor bytes, TensorRT's figures, liveness (issue 3)
   analyze_memory(capture, options.shapes);
+
+  // Runs: status, error groups, nodes named by errors linked to ONNX nodes and layers.
+  analyze_runs(capture);
 
   // 4. findings, last: they read everything above (issue 8)
   capture.findings = run_findings(capture, options.ignore_findings);

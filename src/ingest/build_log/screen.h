@@ -84,6 +84,7 @@ class LogScreen {
   std::array<std::vector<Candidate>, 256> by_first_{};
   std::vector<Candidate> always_;
   std::vector<std::string> literals_;  // every "# contains:" literal once
+  int error_trigger_ = -1;  // for error and warning lines no trigger matched
 };
 
 }  // namespace trtlens

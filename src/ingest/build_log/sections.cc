@@ -18,6 +18,8 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
   // ONNX parse and fusion lines (issue 5)
   s.push_back(make_fusion_section(ctx));
 
+  s.push_back(make_errors_section(ctx));
+
   return s;
 }
 
