@@ -208,7 +208,8 @@ TEST(FailedRuns, TwoRunsInOneFileStayApart) {
   EXPECT_EQ(c.runs[0].command_line, "trtexec --onnx=mobilenet.onnx --fp16");
   EXPECT_EQ(throughput(c.runs[0]), 2012.5);
   EXPECT_EQ(c.runs[0].status, RunStatus::Passed);
-  EXPECT_EQ(c.runs[1].command_line, "trtexec --onnx=bert_large.onnx --fp16 --memPoolSize=workspace:4096");
+  EXPECT_EQ(c.runs[1].command_line,
+            "trtexec --onnx=bert_large.onnx --fp16 --memPoolSize=workspace:4096");
   EXPECT_EQ(throughput(c.runs[1]), 96.2);
   EXPECT_EQ(c.runs[1].status, RunStatus::Passed);
   EXPECT_EQ(c.runs[1].line, 14u);
@@ -287,8 +288,8 @@ TEST(FailedRunsCli, SummaryPrintsEachRunsFiguresWithoutABuild) {
 }
 
 TEST(FailedRunsCli, ErrorGroupsNameTheirNodesInSummary) {
-  auto s = test::run_trtlens("summary " +
-                             test::shell_quote(fixture("failures/no_implementation.log")));
+  auto s =
+      test::run_trtlens("summary " + test::shell_quote(fixture("failures/no_implementation.log")));
   ASSERT_EQ(s.exit_code, 0) << s.err;
   EXPECT_NE(s.out.find("error code 10 Internal Error, 1x, first at line 24: Could not find any "
                        "implementation for node <node>."),

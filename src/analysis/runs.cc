@@ -81,15 +81,14 @@ std::vector<const Build*> builds_of(const Capture& c, const RunInfo& r) {
 
 bool layer_holds(const Layer& l, const std::string& node) {
   if (l.name == node || strip_profile_suffix(l.name) == node) return true;
-  if (std::find(l.onnx_nodes.begin(), l.onnx_nodes.end(), node) != l.onnx_nodes.end())
-    return true;
+  if (std::find(l.onnx_nodes.begin(), l.onnx_nodes.end(), node) != l.onnx_nodes.end()) return true;
   // Fused names: "Conv_0 + Relu_1", "PWN(Clip_3)".
   size_t at = 0;
   while ((at = l.name.find(node, at)) != std::string::npos) {
     size_t end = at + node.size();
     bool left = at == 0 || l.name[at - 1] == ' ' || l.name[at - 1] == '(';
-    bool right = end == l.name.size() || l.name[end] == ' ' || l.name[end] == ')' ||
-                 l.name[end] == ',';
+    bool right =
+        end == l.name.size() || l.name[end] == ' ' || l.name[end] == ')' || l.name[end] == ',';
     if (left && right) return true;
     at = end;
   }
@@ -140,11 +139,12 @@ void group(RunInfo& r) {
       g.nodes.push_back(rec.node);
   }
   // Errors before warnings, then the most frequent, then the earliest.
-  std::stable_sort(r.groups.begin(), r.groups.end(), [](const RecordGroup& a, const RecordGroup& b) {
-    if (a.severity != b.severity) return a.severity == 'E';
-    if (a.count != b.count) return a.count > b.count;
-    return a.first_line < b.first_line;
-  });
+  std::stable_sort(r.groups.begin(), r.groups.end(),
+                   [](const RecordGroup& a, const RecordGroup& b) {
+                     if (a.severity != b.severity) return a.severity == 'E';
+                     if (a.count != b.count) return a.count > b.count;
+                     return a.first_line < b.first_line;
+                   });
 }
 
 }  // namespace

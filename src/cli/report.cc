@@ -33,8 +33,10 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
     Output out(path);
     ro->title = "trtlens report: " + (c.inputs.empty() ? std::string() : c.inputs.front().path);
     if (runs_only) {
-      if (md) write_markdown_runs_report(c, out.stream());
-      else write_html_runs_report(c, *ro, out.stream());
+      if (md)
+        write_markdown_runs_report(c, out.stream());
+      else
+        write_html_runs_report(c, *ro, out.stream());
       return 0;
     }
     if (md) {

@@ -37,7 +37,7 @@ class Assembler {
   void run_stop(RunStop stop, SourceLoc where);
   void run_phase(RunPhase phase, SourceLoc where, std::string text);
   void run_tactic(const TacticAttempt& attempt);  // the tactic selection under way
-  void run_ends_mid_line(SourceLoc where);         // the input's last line has no line end
+  void run_ends_mid_line(SourceLoc where);        // the input's last line has no line end
 
   void diagnostic(Severity severity, SourceLoc where, std::string message);
   // A line inside a section the ingester owns that it could not read: counted and reported.

@@ -125,21 +125,21 @@ struct PhaseMark {
 // What tactic selection was doing last: the node being timed, its formats and the tactics.
 struct TacticAttempt {
   std::string node;
-  std::string runner;  // implementation class in "Timing Runner: X (CaskConvolution)"
-  std::string formats;  // "Float(150528,50176,224,1) -> Half(...)"
+  std::string runner;                // implementation class in "Timing Runner: X (CaskConvolution)"
+  std::string formats;               // "Float(150528,50176,224,1) -> Half(...)"
   std::vector<std::string> tactics;  // tactics tried for `node` (in order)
   uint64_t line = 0;
 };
 
 // One error or warning line from TensorRT, the ONNX parser or trtexec.
 struct LogRecord {
-  char severity = 'E';       // 'E' (error, internal error, fatal) or 'W'
-  std::optional<int> code;   // "Error Code N"
-  std::string category;      // "Internal Error", "OutOfMemory", "UNSUPPORTED_NODE", ...
-  std::string message;       // the text, without prefixes, code and category
-  std::string origin;        // where TensorRT says it was raised: "network.cpp::validate::2924"
-  std::string node;          // a node or layer the message names ("" when none)
-  bool tensorrt = false;     // raised inside TensorRT (its logger tag or an error code)
+  char severity = 'E';      // 'E' (error, internal error, fatal) or 'W'
+  std::optional<int> code;  // "Error Code N"
+  std::string category;     // "Internal Error", "OutOfMemory", "UNSUPPORTED_NODE", ...
+  std::string message;      // the text, without prefixes, code and category
+  std::string origin;       // where TensorRT says it was raised: "network.cpp::validate::2924"
+  std::string node;         // a node or layer the message names ("" when none)
+  bool tensorrt = false;    // raised inside TensorRT (its logger tag or an error code)
   uint64_t line = 0;
   // Analysis: `node` linked to the ONNX model and the engine.
   std::string onnx_node;            // the ONNX node of that name, when the model lists it
@@ -190,7 +190,7 @@ struct RunInfo {
   uint64_t cut_at = 0;                  // the file ends mid-line here
   // Analysis.
   RunStatus status = RunStatus::Unknown;
-  std::string status_reason;  // "&&&& FAILED at line 40", "Assertion ... at line 12"
+  std::string status_reason;        // "&&&& FAILED at line 40", "Assertion ... at line 12"
   std::vector<RecordGroup> groups;  // errors first, then by count
 
   // The value of `key` in the build options ("" when absent).

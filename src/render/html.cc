@@ -397,7 +397,8 @@ void write_html_runs_report(const Capture& c, ReportOptions& o, std::ostream& os
   os << "</dl></section>\n";
   if (!c.findings.empty()) {
     os << "<section id=\"findings\"><h2>Findings</h2><dl class=\"kv\">";
-    for (const auto& f : c.findings) kv(os, std::string(to_string(f.severity)) + " " + f.id, f.message);
+    for (const auto& f : c.findings)
+      kv(os, std::string(to_string(f.severity)) + " " + f.id, f.message);
     os << "</dl></section>\n";
   }
   write_environment_section(c, os);

@@ -49,8 +49,8 @@ std::string record_group_text(const RecordGroup& g) {
   std::string s = severity_word(g.severity);
   if (g.code) s += " code " + std::to_string(*g.code);
   if (!g.category.empty()) s += " " + g.category;
-  s += ", " + std::to_string(g.count) + "x, first at line " + std::to_string(g.first_line) +
-       ": " + g.pattern;
+  s += ", " + std::to_string(g.count) + "x, first at line " + std::to_string(g.first_line) + ": " +
+       g.pattern;
   return s;
 }
 

@@ -24,7 +24,8 @@ void run_rules(const Capture& c, std::vector<Finding>& out) {
         first_error = &g;
         break;
       }
-    if (first_error) f.message += "; " + std::to_string(first_error->count) + "x " + first_error->pattern;
+    if (first_error)
+      f.message += "; " + std::to_string(first_error->count) + "x " + first_error->pattern;
     for (const auto& rec : r.records) {
       if (rec.severity != 'E') continue;
       if (!rec.onnx_node.empty() &&
@@ -43,10 +44,11 @@ void run_rules(const Capture& c, std::vector<Finding>& out) {
                                            [](const LogRecord& x) { return x.severity == 'E'; })}};
     if (r.tactic && r.last_phase.phase == RunPhase::TacticSelection)
       f.evidence["timing_node"] = r.tactic->node;
-    f.hint = r.status == RunStatus::Cut || r.status == RunStatus::Running
-                 ? "The log is incomplete: attach the whole log (trtexec --verbose) through the end."
-                 : "Read the grouped errors (trtlens summary / json runs[].record_groups) and the "
-                   "last stage: they name the node TensorRT stopped on.";
+    f.hint =
+        r.status == RunStatus::Cut || r.status == RunStatus::Running
+            ? "The log is incomplete: attach the whole log (trtexec --verbose) through the end."
+            : "Read the grouped errors (trtlens summary / json runs[].record_groups) and the "
+              "last stage: they name the node TensorRT stopped on.";
     out.push_back(std::move(f));
   }
 }

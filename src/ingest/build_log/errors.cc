@@ -23,13 +23,20 @@ enum Trigger {
 
 // The ONNX parser's status numbers (nvonnxparser::ErrorCode), as TRT 8.6+ prints them.
 std::string onnx_status_name(int code) {
-  static const char* const names[] = {"SUCCESS",           "INTERNAL_ERROR",
-                                      "MEM_ALLOC_FAILED",  "MODEL_DESERIALIZE_FAILED",
-                                      "INVALID_VALUE",     "INVALID_GRAPH",
-                                      "INVALID_NODE",      "UNSUPPORTED_GRAPH",
-                                      "UNSUPPORTED_NODE",  "UNSUPPORTED_NODE_ATTR",
-                                      "UNSUPPORTED_NODE_INPUT", "UNSUPPORTED_NODE_DATATYPE",
-                                      "UNSUPPORTED_NODE_DYNAMIC", "UNSUPPORTED_NODE_SHAPE",
+  static const char* const names[] = {"SUCCESS",
+                                      "INTERNAL_ERROR",
+                                      "MEM_ALLOC_FAILED",
+                                      "MODEL_DESERIALIZE_FAILED",
+                                      "INVALID_VALUE",
+                                      "INVALID_GRAPH",
+                                      "INVALID_NODE",
+                                      "UNSUPPORTED_GRAPH",
+                                      "UNSUPPORTED_NODE",
+                                      "UNSUPPORTED_NODE_ATTR",
+                                      "UNSUPPORTED_NODE_INPUT",
+                                      "UNSUPPORTED_NODE_DATATYPE",
+                                      "UNSUPPORTED_NODE_DYNAMIC",
+                                      "UNSUPPORTED_NODE_SHAPE",
                                       "REFIT_FAILED"};
   if (code >= 0 && size_t(code) < std::size(names)) return names[code];
   return "status " + std::to_string(code);
@@ -47,7 +54,7 @@ char record_severity(const LogLine& line) { return line.severity == 'W' ? 'W' : 
 void split_category(std::string_view rest, LogRecord& r) {
   rest = trim(rest);
   size_t open = rest.find(" (");
-  if (open == std::string_view::npos || rest.back() != ')' ) {
+  if (open == std::string_view::npos || rest.back() != ')') {
     r.message = std::string(rest);
     return;
   }
@@ -98,9 +105,9 @@ class ErrorsSection : public LogSection {
   using LogSection::LogSection;
 
   std::vector<std::string> triggers() const override {
-    return {"error_code",       "onnx_error_function", "onnx_error_node",
+    return {"error_code",       "onnx_error_function",  "onnx_error_node",
             "onnx_error_while", "onnx_error_node_dump", "stop_assertion",
-            "stop_signal",      "stop_exception",      "stop_timeout"};
+            "stop_signal",      "stop_exception",       "stop_timeout"};
   }
   bool takes_error_lines() const override { return true; }
 
@@ -115,8 +122,8 @@ class ErrorsSection : public LogSection {
       case kOnnxFunction: {
         LogRecord r = onnx_record(line);
         std::string status;
-        RE2::PartialMatch(line.message, g.re("onnx_error_function"), &r.origin, &function_,
-                          &status, &r.message);
+        RE2::PartialMatch(line.message, g.re("onnx_error_function"), &r.origin, &function_, &status,
+                          &r.message);
         r.code = std::stoi(status.substr(0, 9));
         r.category = onnx_status_name(*r.code);
         r.origin += " (" + function_ + ")";
@@ -148,8 +155,8 @@ class ErrorsSection : public LogSection {
         return true;
       case kAssertion: {
         std::string program, file, number, function, expression;
-        RE2::PartialMatch(line.message, g.re("stop_assertion"), &program, &file, &number,
-                          &function, &expression);
+        RE2::PartialMatch(line.message, g.re("stop_assertion"), &program, &file, &number, &function,
+                          &expression);
         LogRecord r;
         r.severity = 'E';
         r.category = "Assertion";

@@ -31,11 +31,21 @@ class RunSection : public LogSection {
   using LogSection::LogSection;
 
   std::vector<std::string> triggers() const override {
-    return {"run_banner",          "trt_version_line",        "trt_version_library",
-            "polygraphy_version",  "run_command",             "phase_parsing",
-            "phase_optimization",  "phase_tactics",           "tactic_computing_costs",
-            "tactic_format_combination", "tactic_timing_runner", "tactic_autotuning_op",
-            "phase_engine_generation",   "phase_serialization",  "phase_inference"};
+    return {"run_banner",
+            "trt_version_line",
+            "trt_version_library",
+            "polygraphy_version",
+            "run_command",
+            "phase_parsing",
+            "phase_optimization",
+            "phase_tactics",
+            "tactic_computing_costs",
+            "tactic_format_combination",
+            "tactic_timing_runner",
+            "tactic_autotuning_op",
+            "phase_engine_generation",
+            "phase_serialization",
+            "phase_inference"};
   }
 
   bool start(size_t which, const LogLine& line) override {
@@ -51,8 +61,8 @@ class RunSection : public LogSection {
           attempt_ = {};
         }
         if (!version.empty()) ctx_.out.trt_version(trt_version_from_number(version), "banner");
-        ctx_.out.run_banner(state, version.empty() ? "" : trt_version_from_number(version),
-                            command, at);
+        ctx_.out.run_banner(state, version.empty() ? "" : trt_version_from_number(version), command,
+                            at);
         return false;
       }
       case kVersionLine:

@@ -38,8 +38,8 @@ class RuntimeSection : public LogSection {
       // A run's options come first: after a finished run they start another (pasted logs
       // without banners), so the figures of two runs never mix.
       const RunInfo& before = ctx_.out.run_info(ctx_.at(line));
-      if (kind == "Model" && (!before.perf.empty() || before.banner == "PASSED" ||
-                              before.banner == "FAILED"))
+      if (kind == "Model" &&
+          (!before.perf.empty() || before.banner == "PASSED" || before.banner == "FAILED"))
         ctx_.out.new_run();
     }
     RunInfo& run = ctx_.out.run_info(ctx_.at(line));

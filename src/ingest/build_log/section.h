@@ -73,5 +73,4 @@ std::unique_ptr<LogSection> make_errors_section(LogContext& ctx);
 // keep a block open across such lines). False when the line is neither.
 bool read_error_line(LogContext& ctx, const LogLine& line);
 
-
 }  // namespace trtlens
