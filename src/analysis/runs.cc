@@ -16,7 +16,8 @@ bool build_phase(RunPhase p) { return p != RunPhase::None && p != RunPhase::Infe
 std::string at_line(uint64_t line) { return " at line " + std::to_string(line); }
 
 void judge(RunInfo& r) {
-  const bool started = r.banner == "RUNNING" || !r.command_line.empty();
+  // Only trtexec's banner shows a run started; a command line in a pasted excerpt does not.
+  const bool started = r.banner == "RUNNING";
   if (r.banner == "PASSED") {
     r.status = RunStatus::Passed;
     r.status_reason = "&&&& PASSED" + at_line(r.banner_line);

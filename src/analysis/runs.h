@@ -11,7 +11,7 @@ namespace trtlens {
 // Fills RunInfo::status, status_reason, groups and every record's onnx_node / layers.
 // Status, first rule that applies: the trailer (&&&& PASSED / FAILED); a stop line (time limit:
 // timed-out; assertion, signal, uncaught exception: crashed); a started run whose file ends
-// mid-line: cut; error lines without a trailer: failed; a started run (banner or command line)
+// mid-line: cut; error lines without a trailer: failed; a started run (an &&&& RUNNING banner)
 // whose log stops inside a build stage: crashed, else running; otherwise unknown.
 void analyze_runs(Capture& capture);
 
