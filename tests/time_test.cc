@@ -215,7 +215,7 @@ TEST(TimeTables, Layout82NameFirstWithSpaces) {
   ASSERT_TRUE(p.total);
   EXPECT_DOUBLE_EQ(*p.total->total_ms, 30.78);
   ASSERT_EQ(c.runs.size(), 1u);
-  EXPECT_EQ(c.runs[0].status, "PASSED");
+  EXPECT_EQ(c.runs[0].status, RunStatus::Passed);
   EXPECT_EQ(c.runs[0].trt_version, "8.2.4");
 }
 
@@ -309,7 +309,7 @@ TEST(TimeRuntime, Trt7BlocksKeepEveryFigureWithItsLabel) {
   Capture c = analyzed({fixture("time/runtime_trt7.log")});
   ASSERT_EQ(c.runs.size(), 1u);
   const RunInfo& r = c.runs[0];
-  EXPECT_EQ(r.status, "PASSED");
+  EXPECT_EQ(r.status, RunStatus::Passed);
   EXPECT_EQ(r.command_line, "./trtexec --loadEngine=model.trt --avgRuns=10");
   EXPECT_EQ(value_of(r.inference_options, "Streams"), "1");
   EXPECT_EQ(r.inference_options.size(), 4u);  // the trace line after the block is not an option
@@ -342,7 +342,7 @@ TEST(TimeRuntime, Summary86OptionsDeviceAndTwoRunsStaySeparate) {
   Capture c = analyzed({fixture("time/runtime_86.log")});
   ASSERT_EQ(c.runs.size(), 2u);
   const RunInfo& r = c.runs[0];
-  EXPECT_EQ(r.status, "PASSED");
+  EXPECT_EQ(r.status, RunStatus::Passed);
   EXPECT_EQ(r.trt_version, "8.6.1");
   EXPECT_EQ(value_of(r.build_options, "Memory Pools"),
             "workspace: default, dlaSRAM: default, dlaLocalDRAM: default, dlaGlobalDRAM: default");
@@ -356,7 +356,7 @@ TEST(TimeRuntime, Summary86OptionsDeviceAndTwoRunsStaySeparate) {
   EXPECT_DOUBLE_EQ(figure(r, "Latency", "percentile(95%)")->value, 1.98364);
   EXPECT_DOUBLE_EQ(figure(r, "GPU Compute Time", "median")->value, 1.84009);
   const RunInfo& r2 = c.runs[1];
-  EXPECT_EQ(r2.status, "FAILED");
+  EXPECT_EQ(r2.status, RunStatus::Failed);
   EXPECT_EQ(r2.command_line, "trtexec --loadEngine=demo.engine");
   ASSERT_EQ(r2.perf.size(), 1u);
   EXPECT_DOUBLE_EQ(r2.perf[0].value, 510.5);

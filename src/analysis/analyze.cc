@@ -4,9 +4,10 @@
 #include "analysis/findings.h"
 #include "analysis/memory.h"
 #include "analysis/provenance.h"
+#include "analysis/remarks.h"
+#include "analysis/runs.h"
 #include "analysis/summary.h"
 #include "analysis/time.h"
-#include "analysis/remarks.h"
 
 namespace trtlens {
 
@@ -28,6 +29,9 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   compute_totals(capture);
   summarize_builds(capture);
   capture.onnx.counts = provenance_counts(capture);
+
+  // Runs: status, error groups, nodes named by errors linked to ONNX nodes and layers.
+  analyze_runs(capture);
 
   // Remarks read roles, provenance, time and memory.
   compute_remarks(capture);

@@ -46,6 +46,8 @@ const std::vector<FindingRule>& finding_rules() {
        "Several builds in the inputs; which one is final is a guess"},
       {"names-only", "sanity",
        "Layer listing without tensors: rebuild with --profilingVerbosity=detailed"},
+      {"run-not-passed", "sanity",
+       "A run that failed, crashed, timed out, was cut, or has not finished, with its errors"},
   };
   return rules;
 }
@@ -103,6 +105,7 @@ std::vector<Finding> run_findings(const Capture& capture, const std::vector<std:
   using namespace findings;
   std::vector<Finding> out;
   capture_rules(capture, out);
+  run_rules(capture, out);
   for (const auto& build : capture.builds) {
     BuildView v(capture, build);
     sanity_rules(v, out);
@@ -137,12 +140,12 @@ BuildView::BuildView(const Capture& c, const Build& b) : capture(c), build(b) {
   }
   graph_inputs.insert(b.graph.inputs.begin(), b.graph.inputs.end());
   graph_outputs.insert(b.graph.outputs.begin(), b.graph.outputs.end());
-  // The run of this build: the build's run index among the runs of its file.
+  // The run of this build: the run of its file with the same trtexec run index.
   std::vector<const RunInfo*> same_file;
   for (const auto& r : c.runs)
-    if (r.path == b.source.path) same_file.push_back(&r);
-  if (b.run >= 0 && size_t(b.run) < same_file.size())
-    run = same_file[size_t(b.run)];
+    if (r.path == b.source.path && r.build_run == b.run) same_file.push_back(&r);
+  if (!same_file.empty())
+    run = same_file.front();
   else if (c.runs.size() == 1)
     run = &c.runs.front();
 }

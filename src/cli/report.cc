@@ -22,12 +22,23 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   cmds.emplace_back(cmd, [opts, ro] {
     Capture c = load_inputs(*opts);
     auto builds = select_builds(c, opts->build);
-    if (builds.empty()) throw UsageError("no layer listing in the inputs: nothing to report");
+    // A failed build leaves runs but no listing: report how they ended.
+    const bool runs_only = c.builds.empty() && !c.runs.empty();
+    if (builds.empty() && !runs_only)
+      throw UsageError("no layer listing in the inputs: nothing to report");
     if (builds.size() > 1) throw UsageError("report covers one build: pass --build N or final");
     const std::string& path = opts->output;
     bool md =
         opts->format == "md" || (path.size() > 3 && path.compare(path.size() - 3, 3, ".md") == 0);
     Output out(path);
+    ro->title = "trtlens report: " + (c.inputs.empty() ? std::string() : c.inputs.front().path);
+    if (runs_only) {
+      if (md)
+        write_markdown_runs_report(c, out.stream());
+      else
+        write_html_runs_report(c, *ro, out.stream());
+      return 0;
+    }
     if (md) {
       write_markdown_report(c, *builds.front(), {}, out.stream());
       return 0;

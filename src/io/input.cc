@@ -344,6 +344,7 @@ bool LineReader::next(Line& line) {
         std::string_view text(buf_.data() + begin_, end_ - begin_);
         begin_ = end_;
         ++number_;
+        unterminated_ = true;
         line.text = strip_ansi(text, scratch_);
         line.number = number_;
         return true;

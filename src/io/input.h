@@ -127,6 +127,8 @@ class LineReader {
   void resume(std::string_view pending, uint64_t lines);
   bool next(Line& line);
   uint64_t lines() const { return number_; }
+  // The last line read had no line end (the input stops mid-line).
+  bool unterminated() const { return unterminated_; }
   // Lines longer than the limit were cut; how many.
   uint64_t truncated_lines() const { return truncated_; }
 
@@ -140,6 +142,7 @@ class LineReader {
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false;
   bool pending_cr_ = false;  // last block ended on '\r': a following '\n' belongs to it
+  bool unterminated_ = false;
   std::string scratch_;      // ANSI-stripped copy when needed
   std::string long_;         // head of an over-long line
   uint64_t number_ = 0;

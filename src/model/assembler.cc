@@ -61,6 +61,11 @@ void Assembler::begin_input(const std::string& path, const std::string& kind, bo
   path_ = path;
   run_ = 0;
   version_.clear();
+  version_from_.clear();
+  pending_command_.clear();
+  phase_ = {};
+  tactic_.reset();
+  run_used_ = false;
   first_build_of_input_ = capture_.builds.size();
   capture_.inputs.push_back(InputFile{path, kind, 0, 0, gzip});
 }
@@ -70,7 +75,10 @@ void Assembler::end_input(uint64_t lines) {
   capture_.inputs.back().lines = lines;
   // A version printed after the listing (or only once per file) still describes its builds.
   for (size_t i = first_build_of_input_; i < capture_.builds.size(); ++i)
-    if (capture_.builds[i].trt_version.empty()) capture_.builds[i].trt_version = version_;
+    if (capture_.builds[i].trt_version.empty()) {
+      capture_.builds[i].trt_version = version_;
+      capture_.builds[i].trt_version_from = version_from_;
+    }
 }
 
 void Assembler::begin_listing(ListingKind kind, SourceLoc where) {
@@ -80,7 +88,12 @@ void Assembler::begin_listing(ListingKind kind, SourceLoc where) {
   pending_.source = std::move(where);
   pending_.run = run_;
   pending_.trt_version = version_;
+  pending_.trt_version_from = version_from_;
   listing_open_ = true;
+  run_used_ = true;
+  // The verbose build prints its engine's layers when the engine is laid out.
+  if (kind == ListingKind::EngineLayerInfo)
+    run_phase(RunPhase::EngineGeneration, pending_.source, "Engine Layer Information:");
 }
 
 void Assembler::add_layer(Layer layer) { pending_.layers.push_back(std::move(layer)); }
@@ -129,15 +142,77 @@ void Assembler::end_listing() {
   capture_.builds.push_back(std::move(pending_));
 }
 
-void Assembler::trt_version(const std::string& version) {
+void Assembler::trt_version(const std::string& version, const std::string& from) {
+  if (version.empty() || version == version_) return;  // the first line that named it stays
+  // "10.16.2" after "10.16.2.5" (banner after Polygraphy) says less: keep the longer.
+  if (version_.rfind(version + ".", 0) == 0) return;
   version_ = version;
-  if (listing_open_ && pending_.trt_version.empty()) pending_.trt_version = version;
+  version_from_ = from;
+  if (listing_open_ && pending_.trt_version.empty()) {
+    pending_.trt_version = version;
+    pending_.trt_version_from = from;
+  }
+  if (RunInfo* r = open_run();
+      r && (r->trt_version.empty() || version.rfind(r->trt_version + ".", 0) == 0)) {
+    r->trt_version = version;
+    r->trt_version_from = from;
+  }
 }
 
 void Assembler::new_run() {
   if (listing_open_) end_listing();
+  // The banner right after a command line belongs to that command's run.
+  if (!run_used_ && !pending_command_.empty()) return;
   ++run_;
   version_.clear();
+  version_from_.clear();
+  pending_command_.clear();
+  phase_ = {};
+  tactic_.reset();
+  run_used_ = false;
+}
+
+void Assembler::run_command(const std::string& command_line, SourceLoc where) {
+  pending_command_.clear();
+  new_run();
+  pending_command_ = command_line;
+  pending_command_line_ = where.line;
+}
+
+RunInfo* Assembler::open_run() {
+  auto& runs = capture_.runs;
+  if (runs.empty() || runs.back().path != path_ || runs.back().build_run != run_ ||
+      runs.back().times)
+    return nullptr;
+  return &runs.back();
+}
+
+void Assembler::run_record(LogRecord record) {
+  // During tactic selection TensorRT's messages that name no node are about the node being
+  // timed (not trtexec's own "Engine set up failed").
+  if (record.node.empty() && record.tensorrt && phase_.phase == RunPhase::TacticSelection &&
+      tactic_)
+    record.node = tactic_->node;
+  run_info({path_, record.line}).records.push_back(std::move(record));
+}
+
+void Assembler::run_stop(RunStop stop, SourceLoc where) {
+  RunInfo& r = run_info(where);
+  if (!r.stop) r.stop = std::move(stop);
+}
+
+void Assembler::run_phase(RunPhase phase, SourceLoc where, std::string text) {
+  phase_ = PhaseMark{phase, where.line, std::move(text)};
+  if (RunInfo* r = open_run()) r->last_phase = phase_;
+}
+
+void Assembler::run_tactic(const TacticAttempt& attempt) {
+  tactic_ = attempt;
+  if (RunInfo* r = open_run()) r->tactic = attempt;
+}
+
+void Assembler::run_ends_mid_line(SourceLoc where) {
+  if (RunInfo* r = open_run()) r->cut_at = where.line;
 }
 
 void Assembler::label(const std::string& key, const std::string& value) {
@@ -425,20 +500,31 @@ RunInfo& Assembler::run_info(SourceLoc where) {
       runs.back().times) {
     RunInfo r;
     r.path = path_;
-    r.line = where.line;
+    r.line = pending_command_.empty() ? where.line : pending_command_line_;
     r.build_run = run_;
     r.trt_version = version_;
+    r.trt_version_from = version_from_;
+    r.command_line = pending_command_;
+    r.last_phase = phase_;
+    r.tactic = tactic_;
     runs.push_back(std::move(r));
   }
+  run_used_ = true;
   return runs.back();
 }
 
 void Assembler::run_banner(const std::string& status, const std::string& version,
                            const std::string& command_line, SourceLoc where) {
   RunInfo& r = run_info(where);
-  if (status == "RUNNING" || r.status.empty() || r.status == "RUNNING") r.status = status;
+  if (status == "RUNNING" || r.banner.empty() || r.banner == "RUNNING") {
+    r.banner = status;
+    r.banner_line = where.line;
+  }
   if (r.command_line.empty()) r.command_line = command_line;
-  if (r.trt_version.empty()) r.trt_version = version;
+  if (r.trt_version.empty() && !version.empty()) {
+    r.trt_version = version;
+    r.trt_version_from = "banner";
+  }
 }
 
 void Assembler::add_times(TimingTrace trace) {
@@ -553,11 +639,12 @@ void Assembler::onnx_parse_node(const std::string& name, const std::string& op, 
     n.name = name;
     n.op = op;
     n.index = int(m.nodes.size());
-    n.source = std::move(where);
+    n.source = where;
     m.nodes.push_back(std::move(n));
     i = int(m.nodes.size()) - 1;
   }
   onnx_parse_current_ = i;
+  run_phase(RunPhase::Parsing, std::move(where), "Parsing node: " + name + " [" + op + "]");
 }
 
 void Assembler::onnx_parse_node_io(const std::string& node, bool outputs,

@@ -25,9 +25,19 @@ class Assembler {
   void end_listing();
   bool in_listing() const { return listing_open_; }
 
-  // Context lines.
-  void trt_version(const std::string& version);
+  // Context lines. `from` names the kind of line that stated the version ("banner", ...).
+  void trt_version(const std::string& version, const std::string& from = "");
   void new_run();  // "&&&& RUNNING": later listings belong to another trtexec run
+  // A shell command line starting trtexec or Polygraphy: a new run, which a banner right after
+  // it continues.
+  void run_command(const std::string& command_line, SourceLoc where);
+
+  // What the current run did and how it ended.
+  void run_record(LogRecord record);  // an error or warning line
+  void run_stop(RunStop stop, SourceLoc where);
+  void run_phase(RunPhase phase, SourceLoc where, std::string text);
+  void run_tactic(const TacticAttempt& attempt);  // the tactic selection under way
+  void run_ends_mid_line(SourceLoc where);        // the input's last line has no line end
 
   void diagnostic(Severity severity, SourceLoc where, std::string message);
   // What a capture says of itself (a bundle manifest's model, trt_version, date); the last
@@ -118,6 +128,13 @@ class Assembler {
  private:
   Build* enrichment_target(const Build& listing);
   void attach_devices();
+  RunInfo* open_run();  // the run of the current input and trtexec run, if one was made
+
+  PhaseMark phase_;
+  std::optional<TacticAttempt> tactic_;
+  std::string version_from_, pending_command_;
+  uint64_t pending_command_line_ = 0;
+  bool run_used_ = false;  // something was recorded since the run began
 
   Capture& capture_;
   std::string path_;

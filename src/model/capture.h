@@ -125,6 +125,7 @@ struct Build {
   ListingKind kind = ListingKind::EngineLayerInfo;
   SourceLoc source;
   std::string trt_version;
+  std::string trt_version_from;  // the kind of line that named it ("banner", "library name" ...)
   int run = 0;              // index of the trtexec run (&&&& RUNNING) within its file
   bool names_only = false;  // layer names without tensors (layer_names_only verbosity)
   std::vector<Layer> layers;

@@ -95,13 +95,88 @@ struct TraceAverage {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
+// How a run ended, judged from what its log shows (analysis).
+enum class RunStatus {
+  Unknown,   // an excerpt: no banner, no trailer, no error
+  Running,   // started (banner) and the log ends without an end, not inside a build
+  Passed,    // "&&&& PASSED"
+  Failed,    // "&&&& FAILED", or error lines and then the log ends
+  Crashed,   // assertion, signal, abort, or a trtexec log that stops mid-build
+  TimedOut,  // a job runner's time limit
+  Cut,       // the file ends mid-line
+};
+const char* to_string(RunStatus s);
+
+// The stages of an engine build and run, in the order TensorRT goes through them.
+enum class RunPhase {
+  None,
+  Parsing,           // reading the ONNX model
+  Optimization,      // graph optimisation and fusion
+  TacticSelection,   // timing kernels for each layer
+  EngineGeneration,  // tactics chosen, the engine is laid out
+  Serialization,     // the engine is written out
+  Inference,         // loading and running an engine
+};
+const char* to_string(RunPhase p);
+
+struct PhaseMark {
+  RunPhase phase = RunPhase::None;
+  uint64_t line = 0;
+  std::string text;  // the line that showed it
+};
+
+// What tactic selection was doing last: the node being timed, its formats and the tactics.
+struct TacticAttempt {
+  std::string node;
+  std::string runner;                // implementation class in "Timing Runner: X (CaskConvolution)"
+  std::string formats;               // "Float(150528,50176,224,1) -> Half(...)"
+  std::vector<std::string> tactics;  // tactics tried for `node` (in order)
+  uint64_t line = 0;
+};
+
+// One error or warning line from TensorRT, the ONNX parser or trtexec.
+struct LogRecord {
+  char severity = 'E';      // 'E' (error, internal error, fatal) or 'W'
+  std::optional<int> code;  // "Error Code N"
+  std::string category;     // "Internal Error", "OutOfMemory", "UNSUPPORTED_NODE", ...
+  std::string message;      // the text, without prefixes, code and category
+  std::string origin;       // where TensorRT says it was raised: "network.cpp::validate::2924"
+  std::string node;         // a node or layer the message names ("" when none)
+  bool tensorrt = false;    // raised inside TensorRT (its logger tag or an error code)
+  uint64_t line = 0;
+  // Analysis: `node` linked to the ONNX model and the engine.
+  std::string onnx_node;            // the ONNX node of that name, when the model lists it
+  std::vector<std::string> layers;  // engine layers built from it
+};
+
+// Records of one kind: same severity, code, category and message with names and numbers
+// replaced ("Could not find any implementation for node <name>.").
+struct RecordGroup {
+  char severity = 'E';
+  std::optional<int> code;
+  std::string category;
+  std::string pattern;
+  size_t count = 0;
+  uint64_t first_line = 0;
+  std::vector<std::string> nodes;  // distinct nodes named, in order
+};
+
+// How the process stopped when it did not print a trailer: an assertion, a signal, a limit.
+struct RunStop {
+  std::string kind;  // assertion, aborted, segfault, bus-error, killed, exception, timeout
+  uint64_t line = 0;
+  std::string text;
+};
+
 // One trtexec run (or one group of runtime sections in a log).
 struct RunInfo {
   std::string path;
   uint64_t line = 0;
   std::string trt_version;
+  std::string trt_version_from;  // the line that named it: "banner", "TensorRT version", ...
   std::string command_line;
-  std::string status;  // RUNNING, PASSED, FAILED
+  std::string banner;  // the last "&&&& X" state printed: RUNNING, PASSED, FAILED, WAIVED
+  uint64_t banner_line = 0;
   KeyValues model_options, build_options, inference_options, reporting_options, system_options,
       device;
   std::vector<PerfFigure> perf;
@@ -110,6 +185,16 @@ struct RunInfo {
   std::vector<TraceAverage> trace_averages;
   std::optional<TimingTrace> times;  // an --exportTimes file is a run of its own
   int build_run = -1;                // Build::run of the same log, -1 for a times file
+  // What went wrong: error and warning lines, how the process stopped, where it was.
+  std::vector<LogRecord> records;
+  std::optional<RunStop> stop;
+  PhaseMark last_phase;
+  std::optional<TacticAttempt> tactic;  // the last tactic selection seen
+  uint64_t cut_at = 0;                  // the file ends mid-line here
+  // Analysis.
+  RunStatus status = RunStatus::Unknown;
+  std::string status_reason;        // "&&&& FAILED at line 40", "Assertion ... at line 12"
+  std::vector<RecordGroup> groups;  // errors first, then by count
 
   // The value of `key` in the build options ("" when absent).
   std::string build_option(const std::string& key) const;

@@ -6,6 +6,7 @@
 
 #include "render/escape.h"
 #include "render/graph_view.h"
+#include "render/runs.h"
 #include "render/svg.h"
 #include "render/views.h"
 
@@ -155,6 +156,7 @@ void write_summary_section(const Capture& c, const Build& b, std::ostream& os,
     kv(os, "input",
        in.path + " (" + in.kind + ", " + std::to_string(in.lines) + " lines, " +
            std::to_string(in.unrecognized) + " unrecognized)");
+  for (const auto& [k, v] : run_headline(c)) kv(os, k, v);
   kv(os, "build",
      std::to_string(b.id) + (b.final ? " (final)" : "") + ", " + to_string(b.kind) + " at " +
          b.source.path + ":" + std::to_string(b.source.line));
@@ -312,7 +314,7 @@ void write_environment_section(const Capture& c, std::ostream& os) {
     os << "<dl class=\"kv\">";
     kv(os, "log", r.path + ":" + std::to_string(r.line));
     kv(os, "TensorRT", r.trt_version);
-    kv(os, "status", r.status);
+    kv(os, "status", r.times ? std::string() : run_status_text(r));
     for (const auto& [k, v] : r.device) kv(os, k, v);
     os << "</dl>";
     if (!r.command_line.empty())
@@ -370,6 +372,29 @@ void write_html_report(const Capture& c, const Build& b, ReportOptions& o, std::
   os << "<footer><section><small>made by trtlens; self-contained, nothing fetched</small>"
         "</section></footer>\n<script>"
      << kScript << "</script>\n</body></html>\n";
+}
+
+void write_html_runs_report(const Capture& c, ReportOptions& o, std::ostream& os) {
+  write_head(o.title, os);
+  os << "<header><h1>" << escape_html(o.title) << "</h1></header>\n";
+  os << "<section id=\"summary\"><h2>Summary</h2><dl class=\"kv\">";
+  for (const auto& in : c.inputs)
+    kv(os, "input", in.path + " (" + in.kind + ", " + std::to_string(in.lines) + " lines)");
+  kv(os, "build", "no layer listing found");
+  for (const auto& [k, v] : run_headline(c, 20)) kv(os, k, v);
+  for (const auto& r : c.runs)
+    for (const auto& p : r.perf)
+      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), fmt(p.value, "%.4g") + " " + p.unit);
+  os << "</dl></section>\n";
+  if (!c.findings.empty()) {
+    os << "<section id=\"findings\"><h2>Findings</h2><dl class=\"kv\">";
+    for (const auto& f : c.findings)
+      kv(os, std::string(to_string(f.severity)) + " " + f.id, f.message);
+    os << "</dl></section>\n";
+  }
+  write_environment_section(c, os);
+  os << "<footer><section><small>made by trtlens; self-contained, nothing fetched</small>"
+        "</section></footer>\n</body></html>\n";
 }
 
 void write_html_diff(const Capture& a, const Build& ba, const Capture& b, const Build& bb,

@@ -23,6 +23,8 @@ struct ReportOptions {
 
 void write_html_report(const Capture& capture, const Build& build, ReportOptions& options,
                        std::ostream& os);
+// Inputs with runs but no layer listing (a build that failed): status, stage, errors, findings.
+void write_html_runs_report(const Capture& capture, ReportOptions& options, std::ostream& os);
 
 // One line of a diff page. The diff work decides the rows; this only prints them.
 struct DiffRow {

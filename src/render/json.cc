@@ -89,6 +89,7 @@ ojson build_json(const Build& b) {
   j["source"] = {{"path", b.source.path}, {"line", b.source.line}};
   j["kind"] = to_string(b.kind);
   j["trt_version"] = null_if_empty(b.trt_version);
+  j["trt_version_from"] = null_if_empty(b.trt_version_from);
   j["names_only"] = b.names_only;
   if (!b.enriched_by.empty()) j["enriched_by"] = b.enriched_by;
   j["layers"] = ojson::array();

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "render/escape.h"
+#include "render/runs.h"
 #include "render/views.h"
 
 namespace trtlens {
@@ -58,6 +59,7 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
   for (const auto& in : c.inputs)
     row(os, {"input", escape_markdown(in.path) + " (" + in.kind + ", " + std::to_string(in.lines) +
                           " lines)"});
+  for (const auto& [k, v] : run_headline(c)) row(os, {k, escape_markdown(v)});
   row(os, {"build", std::to_string(b.id) + (b.final ? " (final)" : "") + ", " + to_string(b.kind)});
   if (!b.trt_version.empty()) row(os, {"TensorRT", escape_markdown(b.trt_version)});
   row(os, {"layers", format_layer_counts(b.totals)});
@@ -145,6 +147,31 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
     os << "\n"
        << b.layers.size() - shown << " more layers left out (trtlens layers --format md has all)\n";
   os << "\n</details>\n";
+}
+
+// A capture with runs but no layer listing (a build that failed): the runs' outcome, figures
+// and findings.
+void write_markdown_runs_report(const Capture& c, std::ostream& os) {
+  os << "## trtlens report\n\n";
+  header(os, {"", ""});
+  for (const auto& in : c.inputs)
+    row(os, {"input", escape_markdown(in.path) + " (" + in.kind + ", " + std::to_string(in.lines) +
+                          " lines)"});
+  row(os, {"build", "no layer listing found"});
+  for (const auto& [k, v] : run_headline(c, 20)) row(os, {k, escape_markdown(v)});
+  for (const auto& r : c.runs)
+    for (const auto& p : r.perf)
+      row(os, {escape_markdown(p.metric + (p.stat.empty() ? "" : " " + p.stat)),
+               fmt(p.value, "%.4g") + " " + escape_markdown(p.unit)});
+  os << '\n';
+  if (!c.findings.empty()) {
+    os << "### Findings\n\n";
+    header(os, {"severity", "id", "message", "hint"});
+    for (const auto& f : c.findings)
+      row(os, {to_string(f.severity), escape_markdown(f.id), escape_markdown(f.message),
+               escape_markdown(f.hint)});
+    os << '\n';
+  }
 }
 
 }  // namespace trtlens

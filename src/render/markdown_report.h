@@ -15,5 +15,7 @@ struct MarkdownReportOptions {
 
 void write_markdown_report(const Capture& capture, const Build& build,
                            const MarkdownReportOptions& options, std::ostream& os);
+// Inputs with runs but no layer listing: the runs' status, stage, errors and findings.
+void write_markdown_runs_report(const Capture& capture, std::ostream& os);
 
 }  // namespace trtlens

@@ -6,6 +6,7 @@
 #include "analysis/time.h"
 #include "render/escape.h"
 #include "render/views.h"
+#include "render/runs.h"
 
 namespace trtlens {
 
@@ -161,9 +162,10 @@ void write_runs_summary(const Capture& c, std::ostream& os) {
   for (const auto& r : c.runs) {
     os << "run: " << escape_terminal(r.path) << ':' << r.line;
     if (!r.trt_version.empty()) os << " TensorRT " << escape_terminal(r.trt_version);
-    if (!r.status.empty()) os << ' ' << r.status;
+    if (!r.trt_version_from.empty()) os << " (" << escape_terminal(r.trt_version_from) << ')';
     os << '\n';
     if (!r.command_line.empty()) os << "  command: " << escape_terminal(r.command_line) << '\n';
+    write_run_outcome(r, os);
     for (const auto& [k, v] : r.device)
       if (k == "Selected Device" || k == "Compute Capability")
         os << "  " << escape_terminal(k) << ": " << escape_terminal(v) << '\n';
@@ -216,7 +218,7 @@ void write_profile_report(const Capture& c, const std::vector<const Build*>& bui
   }
   for (const auto& r : c.runs) {
     os << (format == "md" ? "## " : "") << "run " << escape_terminal(r.path) << ':' << r.line
-       << (r.status.empty() ? "" : " " + r.status) << '\n';
+       << (r.times ? "" : std::string(" ") + to_string(r.status)) << '\n';
     if (!r.perf.empty()) write_section("performance summary", perf_table(r), format, os);
     if (r.times)
       write_section("times (" + std::to_string(r.times->records.size()) + " queries)",
@@ -268,7 +270,7 @@ ojson run_json(const RunInfo& r) {
   j["path"] = r.path;
   j["line"] = r.line;
   j["trt_version"] = r.trt_version.empty() ? ojson(nullptr) : ojson(r.trt_version);
-  j["status"] = r.status.empty() ? ojson(nullptr) : ojson(r.status);
+  j["status"] = nullptr;  // an --exportTimes file has no outcome
   j["command_line"] = r.command_line.empty() ? ojson(nullptr) : ojson(r.command_line);
   j["model_options"] = key_values_json(r.model_options);
   j["build_options"] = key_values_json(r.build_options);
@@ -289,6 +291,7 @@ ojson run_json(const RunInfo& r) {
                                    {"enqueue_ms", opt_json(a.enqueue_ms)},
                                    {"end_to_end_ms", opt_json(a.end_to_end_ms)}});
   j["warnings"] = r.warnings;
+  add_run_outcome_json(r, j);
   if (r.times) {
     const TimingTrace& t = *r.times;
     j["times"] = {{"source", t.source},

@@ -86,6 +86,11 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
        << ", " << in.lines << " lines, " << in.unrecognized << " unrecognized\n";
   }
   if (c.builds.empty()) os << "no layer listing found\n";
+  // Runs without a build (a failed build, a --loadEngine log): their figures and outcome.
+  if (builds.empty() && !c.runs.empty()) {
+    os << '\n';
+    write_runs_summary(c, os);
+  }
   for (const Build* b : builds) {
     const BuildCounts& s = b->counts;
     os << "\nbuild " << b->id << (b->final ? " (final)" : "") << ": " << to_string(b->kind)

@@ -60,5 +60,6 @@ void kernel_rules(const BuildView& v, std::vector<Finding>& out);
 void time_rules(const BuildView& v, std::vector<Finding>& out);
 void sanity_rules(const BuildView& v, std::vector<Finding>& out);
 void capture_rules(const Capture& c, std::vector<Finding>& out);  // not tied to one build
+void run_rules(const Capture& c, std::vector<Finding>& out);      // runs that did not pass
 
 }  // namespace trtlens::findings

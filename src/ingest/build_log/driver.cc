@@ -50,6 +50,7 @@ class Dispatcher {
       ++index;
     }
     lines_ += b.lines;
+    if (!bytes.empty()) unterminated_ = bytes.back() != '\n' && bytes.back() != '\r';
   }
 
   // A line nobody screened (the line-by-line fallback).
@@ -59,8 +60,10 @@ class Dispatcher {
     lines_ = raw.number;
   }
 
-  LogStats finish() {
+  // `unterminated`: the input's last line had no line end (line-by-line reading knows it).
+  LogStats finish(bool unterminated) {
     while (active_) close();
+    if (unterminated || unterminated_) out_.run_ends_mid_line({path_, lines_});
     return LogStats{lines_, recognized_};
   }
   uint64_t lines() const { return lines_; }
@@ -121,6 +124,7 @@ class Dispatcher {
   std::vector<Held> held_;
   uint64_t lines_ = 0;
   uint64_t recognized_ = 0;
+  bool unterminated_ = false;
 };
 
 // Worker threads screening blocks in the order they were submitted.
@@ -207,7 +211,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     LineReader lines(in, max_line);
     Line raw;
     while (lines.next(raw)) dispatch.line(raw);
-    return dispatch.finish();
+    return dispatch.finish(lines.unterminated());
   }
   // Large plain files are mapped: no copy through read(), and the workers fault the pages in.
   std::unique_ptr<MappedFile> mapped = in.map(limits.map_min_bytes);
@@ -258,8 +262,9 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     blocks.resume_lines(lines, dispatch.lines());
     Line raw;
     while (lines.next(raw)) dispatch.line(raw);
+    return dispatch.finish(lines.unterminated());
   }
-  return dispatch.finish();
+  return dispatch.finish(false);
 }
 
 }  // namespace trtlens

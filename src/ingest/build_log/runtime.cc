@@ -32,12 +32,20 @@ class RuntimeSection : public LogSection {
 
   bool start(size_t which, const LogLine& line) override {
     const Grammar& g = ctx_.grammar;
+    std::string kind;
+    if (which == 0) {
+      RE2::PartialMatch(line.message, g.re("options_header"), &kind);
+      // A run's options come first: after a finished run they start another (pasted logs
+      // without banners), so the figures of two runs never mix.
+      const RunInfo& before = ctx_.out.run_info(ctx_.at(line));
+      if (kind == "Model" &&
+          (!before.perf.empty() || before.banner == "PASSED" || before.banner == "FAILED"))
+        ctx_.out.new_run();
+    }
     RunInfo& run = ctx_.out.run_info(ctx_.at(line));
     mode_ = Mode::None;
     switch (which) {
       case 0: {
-        std::string kind;
-        RE2::PartialMatch(line.message, g.re("options_header"), &kind);
         field_ = kind == "Model"       ? &RunInfo::model_options
                  : kind == "Build"     ? &RunInfo::build_options
                  : kind == "System"    ? &RunInfo::system_options
@@ -51,6 +59,7 @@ class RuntimeSection : public LogSection {
         mode_ = Mode::Device;
         return true;
       case 2:
+        ctx_.out.run_phase(RunPhase::Inference, ctx_.at(line), std::string(trim(line.message)));
         mode_ = Mode::Summary;
         return true;
       case 3:

@@ -119,6 +119,10 @@ LogScreen::LogScreen(const Grammar& grammar,
         always_.push_back(t);
       }
     }
+    if (s->takes_error_lines() && error_trigger_ < 0) {
+      error_trigger_ = int(triggers_.size());
+      triggers_.push_back(Trigger{s.get(), names.size(), nullptr});
+    }
   }
   for (const auto& lit : literals_)
     if (!lit.empty() && literal_firsts_.find(lit[0]) == std::string::npos) literal_firsts_ += lit[0];
@@ -188,6 +192,9 @@ int LogScreen::match(const LogLine& line, const Holds& holds) const {
   int hit = -1;
   if (!first_match(by_first_[static_cast<unsigned char>(line.message[0])], line, holds, hit))
     first_match(always_, line, holds, hit);
+  if (hit < 0 && error_trigger_ >= 0 &&
+      (line.severity == 'E' || line.severity == 'W' || line.severity == 'F'))
+    hit = error_trigger_;
   return hit;
 }
 

@@ -89,6 +89,7 @@ class LogScreen {
   uint64_t literals_in(std::string_view m) const;
   bool one_pass_literals_ = false;
   std::string literal_firsts_;  // distinct first bytes of literals_
+  int error_trigger_ = -1;  // for error and warning lines no trigger matched
 };
 
 }  // namespace trtlens

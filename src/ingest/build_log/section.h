@@ -48,6 +48,9 @@ class LogSection {
   virtual bool may_resume_after(const LogLine&) { return false; }
   virtual void interleaved(uint64_t /*count*/, uint64_t /*first_line*/) {}
   virtual void end() {}
+  // True for the one section that also gets every error or warning line ([E], [W], [F]) no
+  // trigger matched, as trigger index triggers().size().
+  virtual bool takes_error_lines() const { return false; }
 
  protected:
   LogContext& ctx_;
@@ -72,5 +75,10 @@ std::unique_ptr<LogSection> make_fusion_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_dla_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_tuner_section(LogContext& ctx);
 
+// Error and warning records, and how a process stopped.
+std::unique_ptr<LogSection> make_errors_section(LogContext& ctx);
+// Reads an error or warning line into a record of the current run (also for sections that
+// keep a block open across such lines). False when the line is neither.
+bool read_error_line(LogContext& ctx, const LogLine& line);
 
 }  // namespace trtlens

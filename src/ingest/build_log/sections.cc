@@ -21,6 +21,7 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
   // DLA placement and fallbacks; the build tuner's lines
   s.push_back(make_dla_section(ctx));
   s.push_back(make_tuner_section(ctx));
+  s.push_back(make_errors_section(ctx));
 
   return s;
 }
