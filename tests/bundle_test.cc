@@ -1,4 +1,4 @@
-// Capture bundles (issue 9): directories and tar / tar.gz archives as inputs, with and without
+// Capture bundles: directories and tar / tar.gz archives as inputs, with and without
 // manifest.json, and damaged or partial bundles.
 #include <gtest/gtest.h>
 

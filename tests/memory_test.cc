@@ -1,4 +1,4 @@
-// Memory (issue 3): the seed's per-layer formula, TensorRT's memory lines, the ONNX parse trace,
+// Memory: the seed's per-layer formula, TensorRT's memory lines, the ONNX parse trace,
 // shapes of dynamic builds and the liveness estimate. Expected values are worked out by hand
 // (comments show the arithmetic) or taken from the seed's and TREx's published figures.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Bad inputs (issue 10): every one runs the real binary and must end in a documented outcome -
+// Bad inputs: every one runs the real binary and must end in a documented outcome -
 // a one-line "trtlens: PATH: reason" and exit 2, or a result with a diagnostic - never a
 // crash, a hang or unbounded memory. README's robustness table lists the same outcomes.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Time (issue 4): profiles, timing traces and runtime sections, and their join to layers.
+// Time: profiles, timing traces and runtime sections, and their join to layers.
 // Expected values come from the fixtures' text, python3 over the shared files, or hand counts.
 #include "analysis/time.h"
 

@@ -10,14 +10,13 @@
 namespace trtlens {
 
 struct AnalysisOptions {
-  // memory (issue 3): --shape name=1x3x224x224
+  // memory: --shape name=1x3x224x224
   std::vector<std::string> shapes;
-  // provenance (issue 5): --onnx FILE, read as one more input
+  // provenance: --onnx FILE, read as one more input
   std::vector<std::string> onnx_models;
 
-  // time (issue 4)
 
-  // findings (issue 8): ids to drop (exact, or a prefix ending in '*')
+  // findings: ids to drop (exact, or a prefix ending in '*')
   std::vector<std::string> ignore_findings;
 
 };

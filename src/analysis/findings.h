@@ -1,4 +1,4 @@
-// Findings: the checks an expert runs on a slow or surprising build (issue 8). Each rule reads
+// Findings: the checks an expert runs on a slow or surprising build. Each rule reads
 // the model (layers, tensors, attributes, profile, run options) and adds Finding records.
 #pragma once
 

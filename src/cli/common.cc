@@ -126,7 +126,6 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
                   "Shape of a dynamic input, name=1x3x224x224 (repeatable)")
       ->allow_extra_args(false)
       ->type_name("NAME=DIMS");
-  // provenance (issue 5)
   cmd->add_option_function<std::vector<std::string>>(
          "--onnx",
          [&o](const std::vector<std::string>& files) {
@@ -139,9 +138,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
       ->allow_extra_args(false)
       ->type_name("FILE");
 
-  // time (issue 4)
 
-  // findings (issue 8)
 
 }
 

@@ -69,25 +69,19 @@ using CommandRunner = std::function<int()>;
 void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_layers(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
-// memory (issue 3)
 void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
-// profile (issue 4)
 void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
-// provenance (issue 5)
 void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
-// diff (issue 6)
 void register_diff(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
-// dot, report (issue 7)
 void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_export(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_db(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 
-// findings (issue 8)
 void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 void register_completion(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 

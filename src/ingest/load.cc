@@ -116,7 +116,6 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       out.end_input(n);
       return;
     }
-    // profile-json, times-json (issue 4)
     case InputKind::ProfileJson: {
       out.begin_input(path, to_string(kind), in->gzip());
       std::string text = in->read_all();
@@ -134,7 +133,6 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       return;
     }
 
-    // onnx (issue 5)
     case InputKind::Onnx: {
       if (in->gzip()) throw InputError(path, "gzip-compressed ONNX model: decompress it first");
       if (path == "-") throw InputError(path, "ONNX models cannot be read from stdin; pass the file");
@@ -158,7 +156,7 @@ Capture load_capture(const std::vector<std::string>& paths, const Grammar& gramm
                      const ReadLimits& limits) {
   Capture capture;
   Assembler out(capture);
-  // bundle directories and .tar.gz (issue 9) expand into their files here.
+  // bundle directories and .tar.gz expand into their files here.
   for (const auto& path : paths) {
     if (path != "-") {
       if (auto bundle = Bundle::open(path, limits, out)) {

@@ -244,7 +244,7 @@ Build* Assembler::current_build() {
   return nullptr;
 }
 
-// --- memory records (issue 3) ---
+// Memory records.
 
 namespace {
 
@@ -466,9 +466,8 @@ void Assembler::attach_memory() {
   memory_records_.clear();
 }
 
-// --- end of memory records ---
 
-// --- timing and runtime records (issue 4) ---
+// Timing and runtime records.
 
 namespace {
 
@@ -596,9 +595,8 @@ void Assembler::attach_profiles() {
   profiles_.clear();
 }
 
-// --- end of timing records ---
 
-// --- ONNX records (issue 5) ---
+// ONNX records.
 void Assembler::onnx_event(FusionEvent event) { capture_.onnx.events.push_back(std::move(event)); }
 
 void Assembler::onnx_layer_count(LayerCount count) {
@@ -685,7 +683,6 @@ void Assembler::onnx_parse_graph_output(const std::string& name) {
   if (!find_value(m.graph_outputs, name)) m.graph_outputs.push_back(OnnxValue{name, "", {}, false});
 }
 
-// --- end of ONNX records ---
 
 void Assembler::device_placement(DevicePlacement p) {
   p.run = run_;

@@ -54,7 +54,7 @@ class Assembler {
   // The build records go to: the open listing, else the last build of this input, else null.
   Build* current_build();
 
-  // --- memory records (issue 3): add methods below this line ---
+  // Memory records.
   // TensorRT prints its memory block before the layer listing it describes; records are kept
   // with their position and attached to builds by attach_memory() once every input is read.
   void memory_layer(const std::string& name, uint64_t host, uint64_t device, uint64_t scratch,
@@ -66,9 +66,8 @@ class Assembler {
   void attach_memory();
   std::vector<MemoryRecord> memory_records_;
 
-  // --- end of memory records ---
 
-  // --- timing and runtime records (issue 4): add methods below this line ---
+  // Timing and runtime records.
   // A per-layer profile (an --exportProfile file, or a --dumpProfile table or exported array
   // inside a log). Held until finish(), which attaches it to the build it describes: a log's
   // own profile to that log's final build of the same run, a profile file to the build whose
@@ -93,13 +92,12 @@ class Assembler {
 
  public:
 
-  // --- end of timing records ---
 
-  // --- ONNX records (issue 5): add methods below this line ---
+  // ONNX records.
   void onnx_event(FusionEvent event);        // fusion / elimination line
   void onnx_layer_count(LayerCount count);   // "After ...: N layers"
   void onnx_model(OnnxModel model);          // a .onnx file (its graph order wins)
-  // The verbose log's ONNX parse section (written by the memory work, issue 3). A node parsed
+  // The verbose log's ONNX parse section. A node parsed
   // again (a second trtexec run of the same model) updates the node of that name.
   void onnx_parse_node(const std::string& name, const std::string& op, SourceLoc where);
   // Tensors of the node last begun (or the last node called `node`).
@@ -110,7 +108,6 @@ class Assembler {
   void onnx_parse_graph_output(const std::string& name);
   int onnx_parse_current_ = -1;  // index into capture().onnx.nodes of the node being parsed
 
-  // --- end of ONNX records ---
 
   // --- device placement, DLA fallbacks, build tuner ---
   // "[GpuLayer]/[DlaLayer]" lines: at finish() they give their device to the layers of a

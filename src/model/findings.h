@@ -1,4 +1,4 @@
-// Findings: checks that explain a slow or surprising build. Owned by the findings work (issue 8).
+// Findings: checks that explain a slow or surprising build.
 #pragma once
 
 #include <string>

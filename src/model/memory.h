@@ -1,5 +1,4 @@
 // Memory figures: per layer (tensor bytes, TensorRT's persistent/scratch lines) and per build.
-// Owned by the memory work (issue 3); others read these fields.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,5 @@
 // The ONNX side: nodes and initializers of the source model (from the .onnx file or the
-// verbose log's parse section) and what became of each node. Owned by the provenance work
-// (issue 5); the parse section of the log is read by the memory work (issue 3).
+// verbose log's parse section) and what became of each node.
 #pragma once
 
 #include <cstdint>

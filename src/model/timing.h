@@ -1,5 +1,5 @@
 // Time: per-layer profile rows, timing traces and runtime logs (options, device, performance
-// summary). Owned by the time work (issue 4); others read these fields.
+// summary).
 #pragma once
 
 #include <cstdint>
@@ -37,7 +37,6 @@ struct BuildProfile {
   std::optional<int64_t> count;  // iterations ("count" / "=== Profile (N iterations ) ===")
   std::vector<std::string> unmatched_rows;    // profile rows that joined no layer
   std::vector<std::string> unmatched_layers;  // layers with no profile row
-  // Added by the time work (issue 4).
   std::string format;  // "export-json", "table-8.2", "table-8.4", "table-8.6"
   uint64_t line = 0;   // where the profile starts in `source`
   std::vector<ProfileRow> rows;
@@ -181,7 +180,6 @@ struct RunInfo {
       device;
   std::vector<PerfFigure> perf;
   std::vector<std::string> warnings;
-  // Added by the time work (issue 4).
   std::vector<TraceAverage> trace_averages;
   std::optional<TimingTrace> times;  // an --exportTimes file is a run of its own
   int build_run = -1;                // Build::run of the same log, -1 for a times file

@@ -2,10 +2,10 @@
 
 #include <ostream>
 
-#include "render/memory.h"  // memory (issue 3)
+#include "render/memory.h"
 
-#include "render/provenance.h"  // onnx (issue 5)
-#include "render/profile.h"  // issue 4
+#include "render/provenance.h"
+#include "render/profile.h"
 
 #include "render/findings.h"
 
@@ -70,13 +70,10 @@ ojson layer_json(const Layer& layer) {
   if (!layer.metadata.empty()) j["metadata"] = layer.metadata;
   if (layer.stream_id) j["stream_id"] = *layer.stream_id;
   if (!layer.attributes.empty()) j["attributes"] = layer.attributes;
-  // layers[].memory (issue 3)
   j["memory"] = layer_memory_json(layer.memory);
 
-  // layers[].time (issue 4)
   j["time"] = layer_time_json(layer.time);
 
-  // layers[].onnx_nodes (issue 5)
   j["onnx_nodes"] = layer.onnx_nodes;
   j["role"] = to_string(layer.role);
   return j;
@@ -97,10 +94,8 @@ ojson build_json(const Build& b) {
   j["bindings"] = ojson::array();
   for (const auto& bd : b.bindings) j["bindings"].push_back(bd.name);
   j["graph"] = {{"inputs", b.graph.inputs}, {"outputs", b.graph.outputs}};
-  // builds[].memory (issue 3)
   j["memory"] = build_memory_json(b);
 
-  // builds[].profile (issue 4)
   j["profile"] = build_profile_json(b.profile);
   j["totals"] = totals_json(b.totals);
   j["latency"] = latency_json(b.latency);
@@ -124,14 +119,11 @@ ojson capture_json_with(const Capture& c, const std::vector<const Build*>& build
   j["builds"] = ojson::array();
   if (with_builds)
     for (const Build* b : builds) j["builds"].push_back(build_json(*b));
-  // runtime (issue 4)
   j["runs"] = ojson::array();
   for (const auto& r : c.runs) j["runs"].push_back(run_json(r));
 
-  // onnx (issue 5)
   j["onnx"] = onnx_json(c.onnx);
 
-  // findings (issue 8)
   j["findings"] = findings_json(findings_for(c, builds));
 
   j["diagnostics"] = ojson::array();

@@ -1,13 +1,13 @@
 #include "render/views.h"
 
-#include "analysis/provenance.h"  // provenance (issue 5)
+#include "analysis/provenance.h"
 #include "render/escape.h"
 #include "render/text_table.h"
-#include "render/memory.h"  // memory (issue 3)
-#include "render/profile.h"  // issue 4
+#include "render/memory.h"
+#include "render/profile.h"
 #include "render/findings.h"
-#include "render/memory.h"   // memory (issue 3)
-#include "render/profile.h"  // issue 4
+#include "render/memory.h"
+#include "render/profile.h"
 
 namespace trtlens {
 
@@ -120,14 +120,11 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
     };
     io("inputs", s.inputs);
     io("outputs", s.outputs);
-    // memory (issue 3)
     write_memory_summary(*b, os);
 
-    // time (issue 4)
     write_time_summary(*b, os);
     if (b == builds.back()) write_runs_summary(c, os);
 
-    // provenance (issue 5)
     if (b->final && (!c.onnx.nodes.empty() || !c.onnx.layer_counts.empty()))
       os << "  provenance: " << escape_terminal(c.onnx.counts.headline) << '\n';
 
@@ -137,7 +134,6 @@ void write_summary(const Capture& c, const std::vector<const Build*>& builds, st
       os << '\n';
     }
   }
-  // findings (issue 8)
   write_findings_brief(findings_for(c, builds), os);
 
   write_diagnostics(c, os);

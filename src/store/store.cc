@@ -332,7 +332,7 @@ std::optional<int64_t> Store::add(const Capture& c, const std::string& content_h
   for (size_t i = 0; i < c.runs.size(); ++i) {
     const RunInfo& r = c.runs[i];
     rs.bind(1, capture_id).bind(2, uint64_t(i)).bind(3, r.path).bind(4, int64_t(r.line));
-    bind_text(rs, 5, nonempty(r.status));
+    rs.bind(5, to_string(r.status));
     bind_text(rs, 6, nonempty(r.trt_version));
     bind_text(rs, 7, nonempty(r.command_line));
     std::string dev = find_value(r.device, "Selected Device");

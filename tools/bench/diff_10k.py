@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times `trtlens diff` on two synthetic 10,000-layer builds (issue 6 target: <= 1 s).
+"""Times `trtlens diff` on two synthetic 10,000-layer builds.
 
 The builds are --exportLayerInfo JSON in the shape of the TREx corpus (ResNet-like blocks of
 reformat + conv + pointwise layers). The head build renames every third layer (so those pair

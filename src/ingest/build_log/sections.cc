@@ -7,15 +7,12 @@ std::vector<std::unique_ptr<LogSection>> make_log_sections(LogContext& ctx) {
   std::vector<std::unique_ptr<LogSection>> s;
   s.push_back(make_layers_section(ctx));
   s.push_back(make_run_section(ctx));
-  // memory (issue 3)
   s.push_back(make_memory_section(ctx));
   s.push_back(make_onnx_parse_section(ctx));
 
-  // time: profiles, runtime sections (issue 4)
   s.push_back(make_profile_section(ctx));
   s.push_back(make_runtime_section(ctx));
 
-  // ONNX parse and fusion lines (issue 5)
   s.push_back(make_fusion_section(ctx));
 
   // DLA placement and fallbacks; the build tuner's lines
