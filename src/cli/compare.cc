@@ -63,7 +63,7 @@ void register_compare(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
       "compare",
       "Several builds side by side: each aligned to the first, one row per layer across builds");
   add_common_options(cmd, *o, {"table", "json", "csv", "md", "html"});
-  cmd->get_option("inputs")->description(
+  cmd->get_option("INPUT")->description(
       "Captures, two or more: a file, a bundle directory, or files joined with '+' "
       "(build.log+layers.json+profile.json)");
   cmds.emplace_back(cmd, [o] { return run_compare(*o); });

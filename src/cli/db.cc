@@ -203,7 +203,7 @@ void register_db(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>
 
   CLI::App* add = db->add_subcommand("add", "Store captures (bundles, archives, loose files)");
   add->add_option("db", o->db, "The store (an SQLite file; created when missing)")->required();
-  add->add_option("inputs", o->inputs,
+  add->add_option("INPUT", o->inputs,
                   "Capture bundles, directories of bundles, archives, or the files of one capture")
       ->required();
   add->add_option("--label", o->labels, "KEY=VALUE label (model, target, trt_version, date, git, ...)");

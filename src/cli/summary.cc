@@ -18,12 +18,10 @@ void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
       write_summary(c, builds, out.stream());
       return 0;
     }
-    std::vector<SummaryView> views;
-    for (const Build* b : builds) views.push_back({b, summarize(*b)});
     if (opts->format == "json")
-      out.stream() << dump_json(summary_json(c, views)) << '\n';
+      out.stream() << dump_json(summary_json(c, builds)) << '\n';
     else
-      write_summary_markdown(c, views, out.stream());
+      write_summary_markdown(c, builds, out.stream());
     return 0;
   });
 }

@@ -5,19 +5,13 @@
 #include <ostream>
 #include <vector>
 
-#include "analysis/summary.h"
 #include "model/capture.h"
 
 namespace trtlens {
 
-// A selected build with the counts the analysis made of it.
-struct SummaryView {
-  const Build* build = nullptr;
-  BuildSummary counts;
-};
-
-nlohmann::ordered_json summary_json(const Capture& capture, const std::vector<SummaryView>& views);
-void write_summary_markdown(const Capture& capture, const std::vector<SummaryView>& views,
+// The selected builds, with the counts and totals the analysis stored on them.
+nlohmann::ordered_json summary_json(const Capture& capture, const std::vector<const Build*>& builds);
+void write_summary_markdown(const Capture& capture, const std::vector<const Build*>& builds,
                             std::ostream& os);
 
 }  // namespace trtlens
