@@ -83,8 +83,12 @@ TEST(Cli, ShapeTakesOneValueAndMayStandAnywhere) {
   RunResult after = run_trtlens("memory " + seed000() + " --shape inputs=1x3x512x768");
   EXPECT_EQ(after.exit_code, 0) << after.err;
   EXPECT_EQ(before.out, after.out);
-  RunResult twice = run_trtlens("memory --shape inputs=1x3x512x768 --shape other=1x2 " + seed000());
+  RunResult twice =
+      run_trtlens("memory --shape inputs=1x3x512x768 --shape inputs=1x3x512x768 " + seed000());
   EXPECT_EQ(twice.exit_code, 0) << twice.err;
+  // A name no layer reads is a usage error wherever it stands.
+  RunResult unknown = run_trtlens("memory --shape inputs=1x3x512x768 --shape other=1x2 " + seed000());
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
   RunResult onnx_first = run_trtlens("summary --onnx /nonexistent.onnx " + seed000());
   EXPECT_EQ(onnx_first.exit_code, 2);
   EXPECT_NE(onnx_first.err.find("/nonexistent.onnx"), std::string::npos) << onnx_first.err;
@@ -92,7 +96,7 @@ TEST(Cli, ShapeTakesOneValueAndMayStandAnywhere) {
 
 TEST(Cli, SummaryFormats) {
   // The fixture's Engine Layer Information holds 48 "Layer(" lines, one a Reformat (counted by
-  // hand with grep); its graph input is 'inputs' FP32 1x3x512x768.
+  // hand with grep, no NoOp among them); its graph input is 'inputs' FP32 1x3x512x768.
   RunResult j = run_trtlens("summary --format json " + seed000());
   ASSERT_EQ(j.exit_code, 0) << j.err;
   auto doc = nlohmann::json::parse(j.out);
@@ -116,7 +120,7 @@ TEST(Cli, SummaryFormats) {
   RunResult md = run_trtlens("summary --format md " + seed000());
   ASSERT_EQ(md.exit_code, 0) << md.err;
   EXPECT_NE(md.out.find("## Build 0 (final)"), std::string::npos) << md.out;
-  EXPECT_NE(md.out.find("| layers | 48 (1 reformat) |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("| layers | 48 layers: 48 run, 0 elided; 1 reformat |"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("| inputs | inputs \\[FP32 1x3x512x768\\] |"), std::string::npos) << md.out;
 
   char tmpl[] = "/tmp/trtlens-summary-XXXXXX";
