@@ -235,7 +235,7 @@ void register_db(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>
                     "List the layer changes where the metric moves by at least this many percent")
       ->check(CLI::Range(0.0, 1e9));
   trend->add_option("--fail-on", o->fail_on,
-                    "Gates against the previous stored build, e.g. latency:+5%,reformats:+0");
+                    "Gates against the previous stored build, e.g. latency:+5%,reformats:+1");
   trend->add_option("--format", o->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json", "md", "svg", "html"}));
   trend->add_option("-o,--output", o->output, "Write to this file instead of stdout");

@@ -223,10 +223,11 @@ void evaluate_gates(Store& store, const std::string& model, const std::string& t
     g.head = *with.back()->value;
     g.evaluated = true;
     double rise = *g.head - *g.base;
+    // As diff's gates: a rise of at least the limit fails.
     if (g.percent)
-      g.failed = *g.base != 0 ? rise / std::fabs(*g.base) * 100 > g.limit : rise > 0;
+      g.failed = *g.base != 0 ? rise / std::fabs(*g.base) * 100 >= g.limit : rise > 0;
     else
-      g.failed = rise > g.limit;
+      g.failed = rise >= g.limit;
   }
 }
 
