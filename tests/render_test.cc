@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analysis/classify.h"
+#include "analysis/report.h"
 #include "ingest/load.h"
 #include "io/input.h"
 #include "render/dot.h"
@@ -63,13 +64,13 @@ Capture hostile_capture() {
 
 std::string html_of(const Capture& c, ReportOptions& o) {
   std::ostringstream os;
-  write_html_report(c, c.builds.front(), o, os);
+  write_html_report(c, c.builds.front(), report_figures(c, c.builds.front()), o, os);
   return os.str();
 }
 
 std::string md_of(const Capture& c) {
   std::ostringstream os;
-  write_markdown_report(c, c.builds.front(), {}, os);
+  write_markdown_report(c, c.builds.front(), report_figures(c, c.builds.front()), {}, os);
   return os.str();
 }
 

@@ -78,6 +78,8 @@ std::string type_color(const std::string& type) {
   return kPalette[h % (sizeof kPalette / sizeof *kPalette)];
 }
 
+}  // namespace
+
 std::string precision_color(const std::string& dtype) {
   static const std::map<std::string, std::string> colors = {
       {"FP32", "#a6cee3"},  {"FP16", "#b2df8a"},  {"BF16", "#ccebc5"},  {"FP8", "#fb9a99"},
@@ -86,6 +88,8 @@ std::string precision_color(const std::string& dtype) {
   auto it = colors.find(dtype);
   return it == colors.end() ? "#ffffff" : it->second;
 }
+
+namespace {
 
 // White -> red by fraction of the maximum.
 std::string heat_color(double fraction) {

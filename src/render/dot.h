@@ -45,4 +45,7 @@ DotGraph engine_dot(const Build& build, const DotOptions& opts = {});
 // own name when that starts with '/'), e.g. "/model/backbone/conv1"; "" when none.
 std::string layer_scope(const Layer& layer);
 
+// Fill colour of a canonical precision in graphs and charts ("#ffffff" when not listed).
+std::string precision_color(const std::string& dtype);
+
 }  // namespace trtlens

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/report.h"
 #include "model/capture.h"
 #include "render/dot.h"
 
@@ -21,8 +22,9 @@ struct ReportOptions {
   std::vector<std::string> notes;  // filled by the writer: what was left out or budgeted
 };
 
-void write_html_report(const Capture& capture, const Build& build, ReportOptions& options,
-                       std::ostream& os);
+// `figures`: analysis/report's figures of this build (headline, charts, report card).
+void write_html_report(const Capture& capture, const Build& build, const ReportFigures& figures,
+                       ReportOptions& options, std::ostream& os);
 
 // One line of a diff page. The diff work decides the rows; this only prints them.
 struct DiffRow {

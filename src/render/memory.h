@@ -9,11 +9,9 @@
 
 #include "model/capture.h"
 #include "render/text_table.h"
+#include "render/units.h"
 
 namespace trtlens {
-
-// "864 B", "4.13 MiB"; "?" for unknown.
-std::string human_bytes(std::optional<uint64_t> bytes);
 
 // Columns a memory table can be sorted by (descending; "order" = engine order).
 const std::vector<std::string>& memory_sort_keys();
