@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "analysis/analyze.h"
 #include "render/markdown_report.h"
@@ -164,6 +165,27 @@ TEST(ReportHeadline, ResnetProfileAndTrace) {
   EXPECT_NE(md.str().find("### Time by layer type and precision"), std::string::npos);
   EXPECT_NE(md.str().find("### Convolution and GEMM report card"), std::string::npos);
   EXPECT_EQ(md.str().find("### Environment"), std::string::npos);
+}
+
+TEST(ReportFindings, SliceThatChangesDtype) {
+  Capture c;
+  Build b;
+  b.final = true;
+  for (auto [name, from, to] :
+       {std::tuple{"slice_convert", "FP32", "FP16"}, std::tuple{"slice_same", "FP16", "FP16"}}) {
+    Layer l;
+    l.name = name;
+    l.type = "Slice";
+    l.inputs = {test::tensor(std::string(name) + "_in", from, {1, 8, 4, 4})};
+    l.outputs = {test::tensor(std::string(name) + "_out", to, {1, 4, 4, 4})};
+    b.layers.push_back(l);
+  }
+  c.builds.push_back(b);
+  analyze(c, AnalysisOptions{});
+  std::vector<std::string> flagged;
+  for (const auto& f : c.findings)
+    if (f.id == "slice-dtype") flagged.insert(flagged.end(), f.layers.begin(), f.layers.end());
+  EXPECT_EQ(flagged, std::vector<std::string>{"slice_convert"});
 }
 
 TEST(ReportUnits, OneFormatterForBytesAndTimes) {
