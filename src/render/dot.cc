@@ -89,6 +89,18 @@ std::string precision_color(const std::string& dtype) {
   return it == colors.end() ? "#ffffff" : it->second;
 }
 
+// One colour per kind of change, so a graph where every layer changed tactic still shows
+// where the precision or the fusion changed.
+std::string diff_color(const std::string& status) {
+  static const std::map<std::string, std::string> colors = {
+      {"added", "#b2df8a"},     {"removed", "#fb9a99"}, {"fusion", "#cab2d6"},
+      {"precision", "#fdbf6f"}, {"type", "#ffff99"},    {"reformat", "#80b1d3"},
+      {"format", "#a6cee3"},    {"tactic", "#e5e5e5"},  {"time", "#fff2ae"},
+      {"memory", "#f4cae4"},    {"changed", "#fdbf6f"}};
+  auto it = colors.find(status);
+  return it == colors.end() ? "#ffffff" : it->second;
+}
+
 namespace {
 
 // White -> red by fraction of the maximum.
@@ -98,13 +110,6 @@ std::string heat_color(double fraction) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "#ff%02x%02x", gb, gb);
   return buf;
-}
-
-std::string diff_color(const std::string& status) {
-  if (status == "added") return "#b2df8a";
-  if (status == "removed") return "#fb9a99";
-  if (status == "changed") return "#fdbf6f";
-  return "#ffffff";
 }
 
 std::optional<double> layer_memory_bytes(const Layer& l) {

@@ -47,5 +47,7 @@ std::string layer_scope(const Layer& layer);
 
 // Fill colour of a canonical precision in graphs and charts ("#ffffff" when not listed).
 std::string precision_color(const std::string& dtype);
+// Fill colour of a diff status: added, removed, or the kind of change ("#ffffff": unchanged).
+std::string diff_color(const std::string& status);
 
 }  // namespace trtlens

@@ -74,6 +74,7 @@ nav{display:flex;flex-wrap:wrap;gap:2px 0}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:10px}
 .chart{background:#fff;border:1px solid #ddd;padding:6px;min-width:0}.chart h3{font-size:13px;margin:2px 0 4px}
 .chart svg{width:100%;height:auto;display:block}
+.pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(380px,1fr))}.pair section{min-width:0}
 .legend span{display:inline-block;margin-right:12px;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;border:1px solid #999;vertical-align:-2px}
 )";
 
@@ -748,15 +749,51 @@ void write_graph_legend(const Build& b, const DotOptions& d, std::ostream& os) {
     sw("#ff9b9b", "half the largest");
     sw("#ff3737", "the largest " + d.color_by);
   } else if (d.color_by == "diff") {
-    sw("#b2df8a", "added");
-    sw("#fb9a99", "removed");
-    sw("#fdbf6f", "changed");
+    std::set<std::string> kinds;
+    for (const auto& [layer, kind] : d.diff_status) kinds.insert(kind);
+    for (const auto& k : kinds) sw(diff_color(k), k);
     sw("#ffffff", "unchanged");
   } else {
     os << "<span>fill: layer type</span>";
   }
   os << "<span>dashed brown border: reformat</span><span>dotted grey: elided (no kernel)</span>"
         "</div>\n";
+}
+
+void write_diff_headline(const DiffHeadline& h, std::ostream& os) {
+  os << "<section id=\"headline\"><h2>At a glance</h2>";
+  if (!h.figures.empty()) {
+    os << "<dl class=\"kv\">";
+    for (const auto& [k, v] : h.figures) kv(os, k, v);
+    os << "</dl>";
+  }
+  if (!h.gates.empty()) {
+    os << "<h3>Gates</h3><ul>";
+    for (const auto& [m, bad] : h.gates)
+      os << "<li class=\"" << (bad ? "sev-error" : "ok") << "\">" << (bad ? "FAIL " : "pass ")
+         << escape_html(m) << "</li>";
+    os << "</ul>";
+  }
+  if (!h.transitions.empty()) {
+    os << "<h3>Precision transitions</h3><ul>";
+    for (const auto& t : h.transitions) os << "<li>" << escape_html(t) << "</li>";
+    os << "</ul>";
+  }
+  os << "</section>\n";
+}
+
+// Kinds of change in the order that says most about a layer; the first one found colours it.
+void mark(std::map<std::string, std::string>& status, const std::string& layer,
+          const std::string& kind) {
+  static const std::vector<std::string> kOrder = {"removed", "added",    "fusion", "precision",
+                                                  "type",    "reformat", "format", "tactic",
+                                                  "time",    "memory"};
+  auto rank = [](const std::string& k) {
+    auto it = std::find(kOrder.begin(), kOrder.end(), k);
+    return it - kOrder.begin();
+  };
+  auto it = status.find(layer);
+  if (it == status.end() || rank(kind) < rank(it->second)) status[layer] = kind;
 }
 
 void write_nav(const Capture& c, const Build& b, const ReportFigures& f, std::ostream& os) {
@@ -804,11 +841,13 @@ void write_html_report(const Capture& c, const Build& b, const ReportFigures& f,
 
 void write_html_diff(const Capture& a, const Build& ba, const Capture& b, const Build& bb,
                      const std::vector<DiffRow>& rows, ReportOptions& o, std::ostream& os,
-                     const std::string& label_a, const std::string& label_b) {
+                     const std::string& label_a, const std::string& label_b,
+                     const DiffHeadline* headline) {
   write_head(o.title, os);
   os << "<header><h1>" << escape_html(o.title) << "</h1></header>\n"
      << "<nav><a href=\"#changes\">changes</a><a href=\"#graph-a\">graph " << escape_html(label_a)
      << "</a><a href=\"#graph-b\">graph " << escape_html(label_b) << "</a></nav>\n";
+  if (headline) write_diff_headline(*headline, os);
   os << "<section><h2>" << escape_html(label_a) << "</h2></section>\n";
   write_summary_section(a, ba, os, "summary-a");
   os << "<section><h2>" << escape_html(label_b) << "</h2></section>\n";
@@ -821,16 +860,18 @@ void write_html_diff(const Capture& a, const Build& ba, const Capture& b, const 
   for (const auto& r : rows) {
     t.rows.push_back({{r.kind}, {r.layer_a}, {r.layer_b}, {r.detail}, {r.before}, {r.after}});
     bool removed = r.kind == "removed", added = r.kind == "added";
-    if (!r.layer_a.empty() && !added) da.diff_status[r.layer_a] = removed ? "removed" : "changed";
-    if (!r.layer_b.empty() && !removed) db.diff_status[r.layer_b] = added ? "added" : "changed";
+    if (!r.layer_a.empty() && !added) mark(da.diff_status, r.layer_a, removed ? "removed" : r.kind);
+    if (!r.layer_b.empty() && !removed) mark(db.diff_status, r.layer_b, added ? "added" : r.kind);
   }
   os << "<section id=\"changes\"><h2>Changes (" << rows.size() << ")</h2>\n";
   write_table(t, o.max_rows, o.notes, os);
   os << "</section>\n";
+  os << "<div class=\"pair\">";
   o.dot = da;
   write_graph(ba, o, "graph-a", os);
   o.dot = db;
   write_graph(bb, o, "graph-b", os);
+  os << "</div>\n";
   os << "<script>" << kScript << "</script>\n</body></html>\n";
 }
 
