@@ -68,13 +68,14 @@ dl.kv{display:grid;grid-template-columns:max-content auto;gap:2px 12px;font-size
 code{font-size:12px;overflow-wrap:anywhere}
 .scroll{overflow:auto;max-width:100%;max-height:80vh;border:1px solid #ddd}.scroll table{margin:0}.scroll th{top:0}
 nav{display:flex;flex-wrap:wrap;gap:2px 0}
-.headline{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:8px}
+.headline{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(220px,100%),1fr));gap:8px}
 .fig{background:#fff;border:1px solid #ddd;padding:6px 10px}.fig b{display:block;font-size:12px;color:#555;font-weight:normal}
 .fig span{font-size:18px;font-variant-numeric:tabular-nums}.fig small{display:block;color:#555;overflow-wrap:anywhere}
-.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:10px}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(360px,100%),1fr));gap:10px}
+header h1,section>p,li,dd,summary{overflow-wrap:anywhere}dl.kv dd{margin:0;min-width:0}
 .chart{background:#fff;border:1px solid #ddd;padding:6px;min-width:0}.chart h3{font-size:13px;margin:2px 0 4px}
 .chart svg{width:100%;height:auto;display:block}
-.pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(380px,1fr))}.pair section{min-width:0}
+.pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(380px,100%),1fr))}.pair section{min-width:0}
 .legend span{display:inline-block;margin-right:12px;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;border:1px solid #999;vertical-align:-2px}
 )";
 
