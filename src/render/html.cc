@@ -797,9 +797,11 @@ void mark(std::map<std::string, std::string>& status, const std::string& layer,
   if (it == status.end() || rank(kind) < rank(it->second)) status[layer] = kind;
 }
 
-void write_nav(const Capture& c, const Build& b, const ReportFigures& f, std::ostream& os) {
-  os << "<nav><a href=\"#headline\">at a glance</a><a href=\"#charts\">charts</a>"
-        "<a href=\"#summary\">summary</a>";
+void write_nav(const Capture& c, const Build& b, const ReportFigures& f, bool charts,
+               std::ostream& os) {
+  os << "<nav><a href=\"#headline\">at a glance</a>";
+  if (charts) os << "<a href=\"#charts\">charts</a>";
+  os << "<a href=\"#summary\">summary</a>";
   if (!c.findings.empty()) os << "<a href=\"#findings\">findings</a>";
   os << "<a href=\"#layers\">layers</a>";
   if (any_memory(b)) os << "<a href=\"#memory\">memory</a>";
@@ -822,9 +824,11 @@ void write_html_report(const Capture& c, const Build& b, const ReportFigures& f,
   if (o.dot.color_by == "type") o.dot.color_by = any_time(b) ? "time" : "precision";
   write_head(o.title, os);
   os << "<header><h1>" << escape_html(o.title) << "</h1></header>\n";
-  write_nav(c, b, f, os);
+  std::ostringstream charts;
+  write_charts_section(b, f, charts);
+  write_nav(c, b, f, !charts.str().empty(), os);
   write_headline_section(c, b, f, os);
-  write_charts_section(b, f, os);
+  os << charts.str();
   write_summary_section(c, b, os);
   write_findings_section(c, b, o, os);
   write_layers_section(b, o, os);
