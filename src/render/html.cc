@@ -10,6 +10,7 @@
 #include "analysis/report.h"
 #include "analysis/summary.h"
 #include "analysis/time.h"
+#include "model/values.h"
 #include "render/escape.h"
 #include "render/svg.h"
 #include "render/units.h"
@@ -510,7 +511,12 @@ void svg_bars(std::ostream& os, const std::string& title, const std::vector<Bar>
   for (size_t i = 0; i < bars.size(); ++i) {
     const Bar& b = bars[i];
     int y = int(i) * row + 2;
-    std::string label = b.label.size() > 34 ? b.label.substr(0, 33) + "…" : b.label;
+    std::string label = b.label;
+    if (label.size() > 34) {  // cut on a character boundary
+      size_t cut = 0;
+      while (cut < label.size() && cut < 33) cut += utf8_sequence_length(label, cut);
+      if (cut < label.size()) label = label.substr(0, cut) + "…";
+    }
     os << "<g><title>" << escape_html(b.tip.empty() ? b.label + ": " + b.value_text : b.tip)
        << "</title><text x=\"" << label_w - 4 << "\" y=\"" << y + 12 << "\" text-anchor=\"end\">"
        << escape_html(label) << "</text>";
