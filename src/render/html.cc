@@ -514,7 +514,8 @@ void svg_bars(std::ostream& os, const std::string& title, const std::vector<Bar>
     std::string label = b.label;
     if (label.size() > 34) {  // cut on a character boundary
       size_t cut = 0;
-      while (cut < label.size() && cut < 33) cut += utf8_sequence_length(label, cut);
+      while (cut < label.size() && cut < 33)
+        cut += std::max<size_t>(1, utf8_sequence_length(label, cut));  // 0: an invalid byte
       if (cut < label.size()) label = label.substr(0, cut) + "…";
     }
     os << "<g><title>" << escape_html(b.tip.empty() ? b.label + ": " + b.value_text : b.tip)
