@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -20,6 +21,11 @@
 
 namespace trtlens {
 namespace {
+
+std::string shared_dir_path(const std::string& variant) {
+  return test::shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/" + variant +
+         "/resnet.onnx.engine.graph.json";
+}
 
 std::string resnet_dir() {
   return test::shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/fp16/";
@@ -191,6 +197,31 @@ TEST(ReportFindings, SliceThatChangesDtype) {
   for (const auto& f : c.findings)
     if (f.id == "slice-dtype") flagged.insert(flagged.end(), f.layers.begin(), f.layers.end());
   EXPECT_EQ(flagged, std::vector<std::string>{"slice_convert"});
+}
+
+TEST(ReportDiffPage, HeadlineGatesUnitsAndColoursPerKind) {
+  TRTLENS_REQUIRE_SHARED();
+  std::string a = shared_dir_path("fp32"), b = shared_dir_path("fp16");
+  auto r = test::run_trtlens("diff --base " + test::shell_quote(a) + " " +
+                             test::shell_quote(a.substr(0, a.size() - 10) + "profile.json") +
+                             " --head " + test::shell_quote(b) + " " +
+                             test::shell_quote(b.substr(0, b.size() - 10) + "profile.json") +
+                             " --fail-on reformats:+1 --format html");
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // fp32 runs 1 reformat, fp16 2: the gate fails
+  EXPECT_NE(r.out.find("id=\"headline\""), std::string::npos);
+  EXPECT_NE(r.out.find("FAIL reformats:+1"), std::string::npos);
+  EXPECT_NE(r.out.find("class=\"pair\""), std::string::npos);
+  // Numbers carry units and three digits, never a raw double such as 0.08806399999999999.
+  EXPECT_FALSE(std::regex_search(r.out, std::regex(R"(>[0-9]+\.[0-9]{7,}<)")));
+  // More than one colour in the head's graph: the change kinds are told apart.
+  size_t graph_b = r.out.find("id=\"graph-b\"");
+  ASSERT_NE(graph_b, std::string::npos);
+  std::set<std::string> fills;
+  std::string g = r.out.substr(graph_b);
+  std::regex fill(R"(<polygon fill="(#[0-9a-f]{6})") ");
+      for (auto it = std::sregex_iterator(g.begin(), g.end(), fill); it != std::sregex_iterator();
+           ++it) fills.insert((*it)[1]);
+  EXPECT_GE(fills.size(), 3u);
 }
 
 TEST(ReportUnits, OneFormatterForBytesAndTimes) {
