@@ -218,9 +218,9 @@ TEST(ReportDiffPage, HeadlineGatesUnitsAndColoursPerKind) {
   ASSERT_NE(graph_b, std::string::npos);
   std::set<std::string> fills;
   std::string g = r.out.substr(graph_b);
-  std::regex fill(R"(<polygon fill="(#[0-9a-f]{6})") ");
-      for (auto it = std::sregex_iterator(g.begin(), g.end(), fill); it != std::sregex_iterator();
-           ++it) fills.insert((*it)[1]);
+  std::regex fill(R"re(<polygon fill="(#[0-9a-f]{6})")re");
+  for (auto it = std::sregex_iterator(g.begin(), g.end(), fill); it != std::sregex_iterator(); ++it)
+    fills.insert((*it)[1]);
   EXPECT_GE(fills.size(), 3u);
 }
 
