@@ -542,10 +542,12 @@ std::string color_or_grey(const std::string& precision) {
 
 void svg_latency(std::ostream& os, const LatencySeries& s) {
   if (s.ms.empty()) return;
-  double max = *std::max_element(s.ms.begin(), s.ms.end());
-  max = std::max({max, s.p99, 1e-9});
+  // The axis spans the observed range (jitter of a few percent would be flat from zero).
+  auto [min_it, max_it] = std::minmax_element(s.ms.begin(), s.ms.end());
+  double max = std::max(*max_it, s.p99), min = std::min(*min_it, s.p50);
+  if (max - min < 1e-9) max = min + 1e-3;
   const double W = 600, H = 200, left = 50, bottom = 20, top = 8;
-  auto y = [&](double v) { return top + (H - top - bottom) * (1 - v / max); };
+  auto y = [&](double v) { return top + (H - top - bottom) * (1 - (v - min) / (max - min)); };
   auto x = [&](size_t i) {
     return left + (W - left - 8) * (s.ms.size() > 1 ? double(i) / double(s.ms.size() - 1) : 0);
   };
@@ -557,8 +559,8 @@ void svg_latency(std::ostream& os, const LatencySeries& s) {
      << "<svg viewBox=\"0 0 600 200\" role=\"img\" font-size=\"10\" font-family=\"sans-serif\">"
      << "<line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\"" << H - bottom
      << "\" stroke=\"#999\"/><text x=\"2\" y=\"" << top + 8 << "\">" << escape_html(human_ms(max))
-     << "</text><text x=\"2\" y=\"" << H - bottom << "\">0 ms</text><text x=\"" << left << "\" y=\""
-     << H - 4 << "\">query 1</text>"
+     << "</text><text x=\"2\" y=\"" << H - bottom << "\">" << escape_html(human_ms(min))
+     << "</text><text x=\"" << left << "\" y=\"" << H - 4 << "\">query 1</text>"
      << "<text x=\"" << W - 8 << "\" y=\"" << H - 4 << "\" text-anchor=\"end\">query "
      << s.ms.size()
      << "</text><polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"0.8\" "
