@@ -510,6 +510,7 @@ DiffHeadline diff_html_headline(const DiffResult& d, const std::vector<GateResul
     return num(*v) + (unit.empty() ? "" : " " + unit);
   };
   for (const auto& f : d.headline) {
+    if (!f.base && !f.head) continue;  // neither side knows it: nothing to compare
     std::string v = value(f.base, f.unit) + " -> " + value(f.head, f.unit);
     if (f.percent) {
       char buf[32];
