@@ -73,7 +73,7 @@ nav{display:flex;flex-wrap:wrap;gap:2px 0}
 .fig{background:#fff;border:1px solid #ddd;padding:6px 10px}.fig b{display:block;font-size:12px;color:#555;font-weight:normal}
 .fig span{font-size:18px;font-variant-numeric:tabular-nums}.fig small{display:block;color:#555;overflow-wrap:anywhere}
 .charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(360px,100%),1fr));gap:10px}
-header h1,section>p,li,dd,summary{overflow-wrap:anywhere}dl.kv dd{margin:0;min-width:0}
+header h1,h2,section>p,li,dd,summary,nav a{overflow-wrap:anywhere;min-width:0}dl.kv dd{margin:0;min-width:0}
 .chart{background:#fff;border:1px solid #ddd;padding:6px;min-width:0}.chart h3{font-size:13px;margin:2px 0 4px}
 .chart svg{width:100%;height:auto;display:block}
 .pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(380px,100%),1fr))}.pair section{min-width:0}
