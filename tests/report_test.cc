@@ -224,6 +224,40 @@ TEST(ReportDiffPage, HeadlineGatesUnitsAndColoursPerKind) {
   EXPECT_GE(fills.size(), 3u);
 }
 
+TEST(ReportCard, AchievedAgainstTheDevicesPeakBandwidth) {
+  // A 3x3 FP16 convolution [1,64,56,56] -> [1,64,56,56] profiled at 0.01 ms, on the device of
+  // the RTX 3060 seed (trtexec: 7.001 GHz memory clock, 192-bit bus).
+  Capture c;
+  Build b;
+  b.final = true;
+  Layer l;
+  l.name = "conv";
+  l.type = "CaskConvolution";
+  l.inputs = {test::tensor("x", "FP16", {1, 64, 56, 56})};
+  l.outputs = {test::tensor("y", "FP16", {1, 64, 56, 56})};
+  l.attributes = {{"ParameterType", "Convolution"}, {"Kernel", {3, 3}}, {"Groups", 1}};
+  l.time.average_ms = 0.01;
+  b.layers.push_back(l);
+  c.builds.push_back(b);
+  RunInfo r;
+  r.device = {{"Application Memory Clock Rate", "7.001 GHz"},
+              {"Memory Bus Width", "192 bits (ECC disabled)"}};
+  c.runs.push_back(r);
+  ReportFigures f = report_figures(c, c.builds.front());
+  ASSERT_TRUE(f.device_peak_gbps);
+  EXPECT_NEAR(*f.device_peak_gbps, 2 * 7.001 * 192 / 8, 1e-9);  // 336.048 GB/s
+  ASSERT_EQ(f.cards.size(), 1u);
+  const ConvCard& cc = f.cards.front();
+  double macs = 64.0 * 56 * 56 * 64 * 9;
+  double bytes = 2 * (64.0 * 56 * 56) * 2 + 64.0 * 64 * 9 * 2;
+  EXPECT_DOUBLE_EQ(cc.macs, macs);
+  EXPECT_DOUBLE_EQ(cc.bytes, bytes);
+  ASSERT_TRUE(cc.tflops && cc.gbps && cc.bandwidth_percent);
+  EXPECT_NEAR(*cc.tflops, 2 * macs / 1e-5 / 1e12, 1e-9);
+  EXPECT_NEAR(*cc.gbps, bytes / 1e-5 / 1e9, 1e-9);
+  EXPECT_NEAR(*cc.bandwidth_percent, bytes / 1e-5 / 1e9 / 336.048 * 100, 1e-9);
+}
+
 TEST(ReportUnits, OneFormatterForBytesAndTimes) {
   EXPECT_EQ(human_bytes(51380224), "49.0 MiB");
   EXPECT_EQ(human_bytes(4608), "4.50 KiB");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "analysis/time.h"
 #include "model/values.h"
@@ -111,6 +112,27 @@ std::optional<ConvCard> gemm_card(const Layer& l, const std::string& kind) {
   return cc;
 }
 
+// The leading number of a device line's value ("7.001 GHz", "192 bits (ECC disabled)").
+std::optional<double> leading_number(const KeyValues& kv, const char* key) {
+  for (const auto& [k, v] : kv)
+    if (k == key) {
+      char* end = nullptr;
+      double d = std::strtod(v.c_str(), &end);
+      if (end != v.c_str() && d > 0) return d;
+    }
+  return std::nullopt;
+}
+
+// Peak DRAM bandwidth of the device a run reports: 2 transfers per memory clock (DDR) times the
+// bus width in bytes.
+std::optional<double> peak_gbps(const RunInfo& r) {
+  auto clock_ghz = leading_number(r.device, "Application Memory Clock Rate");
+  if (!clock_ghz) clock_ghz = leading_number(r.device, "Memory Clock Rate");
+  auto bus_bits = leading_number(r.device, "Memory Bus Width");
+  if (!clock_ghz || !bus_bits) return std::nullopt;
+  return 2 * *clock_ghz * *bus_bits / 8;
+}
+
 std::string lower(std::string s) {
   for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
   return s;
@@ -156,6 +178,9 @@ ReportFigures report_figures(const Capture& c, const Build& b) {
           f.throughput_qps = p.value;
           f.throughput_from = r.path + ": performance summary";
         }
+  for (const auto& r : c.runs)
+    if (r.build_run == b.run || !f.device_peak_gbps)
+      if (auto p = peak_gbps(r)) f.device_peak_gbps = p;
   const BuildMemory& m = b.memory;
   f.device_persistent =
       m.total_device_persistent ? m.total_device_persistent : m.per_runner_device_persistent;
@@ -195,6 +220,8 @@ ReportFigures report_figures(const Capture& c, const Build& b) {
       card = gemm_card(l, pt);
     if (card) {
       card->layer = i;
+      if (card->gbps && f.device_peak_gbps)
+        card->bandwidth_percent = *card->gbps / *f.device_peak_gbps * 100;
       f.cards.push_back(*card);
     }
     if (pt == "PointWise" || pt == "PointWiseV2") {

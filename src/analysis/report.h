@@ -36,8 +36,9 @@ struct ConvCard {
   double input_bytes = 0, weight_bytes = 0, output_bytes = 0, bytes = 0;
   double intensity = 0;  // MACs per byte, as TREx
   int64_t gemm_m = 0, gemm_n = 0, gemm_k = 0;
-  std::optional<double> ms;            // the layer's average time
-  std::optional<double> tflops, gbps;  // achieved: 2 x MACs and bytes over the time
+  std::optional<double> ms;                 // the layer's average time
+  std::optional<double> tflops, gbps;       // achieved: 2 x MACs and bytes over the time
+  std::optional<double> bandwidth_percent;  // gbps against the device's peak memory bandwidth
 };
 
 // Per-query latency of the run's --exportTimes trace (for the chart).
@@ -65,6 +66,8 @@ struct ReportFigures {
   std::vector<ConvCard> cards;
   std::vector<PointwiseOps> pointwise;
   std::optional<LatencySeries> latency_series;
+  // From trtexec's device lines: 2 x memory clock x bus width (DDR), in GB/s.
+  std::optional<double> device_peak_gbps;
 };
 
 // The kernel family of a tactic name: "cutlass", "xmma", "cudnn", "myelin", ... ("TensorRT"

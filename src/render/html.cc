@@ -690,6 +690,7 @@ void write_card_section(const Build& b, const ReportFigures& f, ReportOptions& o
           {"layer", "kind", "MACs", "bytes", "MACs/byte", "GEMM M", "GEMM N", "GEMM K", "time",
            "TFLOPS", "GB/s"},
           {}};
+  if (f.device_peak_gbps) t.headers.push_back("% of peak GB/s");
   for (const auto& cc : f.cards) {
     auto opt = [](std::optional<double> v) -> Cell {
       if (!v) return {""};
@@ -706,10 +707,15 @@ void write_card_section(const Build& b, const ReportFigures& f, ReportOptions& o
                       ms_cell(cc.ms),
                       opt(cc.tflops),
                       opt(cc.gbps)});
+    if (f.device_peak_gbps) t.rows.back().push_back(opt(cc.bandwidth_percent));
   }
   os << "<section id=\"card\"><h2>Convolution and GEMM report card</h2>\n<p>MACs, bytes "
         "(input + weights at the input's element size + output) and MACs per byte as TREx "
         "computes them; implicit GEMM M = N·P·Q, N = K, K = C·R·S; TFLOPS = 2·MACs / time.</p>\n";
+  if (f.device_peak_gbps)
+    os << "<p>Device peak memory bandwidth from trtexec's device lines (2 × memory clock × bus "
+          "width): "
+       << escape_html(human_number(*f.device_peak_gbps, "GB/s")) << ".</p>\n";
   write_table(t, o.max_rows, o.notes, os);
   os << "</section>\n";
 }
