@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analysis/classify.h"
+#include "analysis/report.h"
 #include "ingest/load.h"
 #include "io/input.h"
 #include "render/dot.h"
@@ -63,13 +64,13 @@ Capture hostile_capture() {
 
 std::string html_of(const Capture& c, ReportOptions& o) {
   std::ostringstream os;
-  write_html_report(c, c.builds.front(), o, os);
+  write_html_report(c, c.builds.front(), report_figures(c, c.builds.front()), o, os);
   return os.str();
 }
 
 std::string md_of(const Capture& c) {
   std::ostringstream os;
-  write_markdown_report(c, c.builds.front(), {}, os);
+  write_markdown_report(c, c.builds.front(), report_figures(c, c.builds.front()), {}, os);
   return os.str();
 }
 
@@ -334,9 +335,9 @@ TEST(RenderReport, SectionsAppearOnlyWithData) {
   std::string md = md_of(c);
   EXPECT_NE(md.find("### Top layers by time"), std::string::npos);
   EXPECT_LT(md.find("| plain |"),
-            md.find("&lt;img src=x onerror=alert(1)&gt; | Reformat | 0.2500"));
+            md.find("&lt;img src=x onerror=alert(1)&gt; | Reformat | 0.25 ms"));
   EXPECT_NE(md.find("### Top layers by footprint"), std::string::npos);
-  EXPECT_NE(md.find("| ≥ 4096 |"), std::string::npos);
+  EXPECT_NE(md.find("| ≥ 4.00 KiB |"), std::string::npos);  // 4096 bytes, one formatter
   EXPECT_NE(md.find("### Findings"), std::string::npos);
   EXPECT_NE(md.find("- TensorRT: 8.6.1"), std::string::npos);
   EXPECT_NE(md.find("- command line: `` trtexec --onnx=m.onnx --int8 `x` ``"), std::string::npos);

@@ -22,6 +22,7 @@ const std::vector<FindingRule>& finding_rules() {
        "Reformat layers changing precision between two layers: count, bytes, time"},
       {"reformat-layout", "reformat",
        "Reformat layers changing only layout/vectorisation: count, bytes, time"},
+      {"slice-dtype", "reformat", "Slice layer whose output data type differs from its input's"},
       {"precision-island", "precision",
        "Layers running at FP32 in a build that allows a lower precision, with the likely reason"},
       {"qdq-unfused", "quantization",
@@ -110,6 +111,7 @@ std::vector<Finding> run_findings(const Capture& capture, const std::vector<std:
     BuildView v(capture, build);
     sanity_rules(v, out);
     reformat_rules(v, out);
+    slice_rules(v, out);
     precision_rules(v, out);
     quantization_rules(v, out);
     kernel_rules(v, out);

@@ -60,8 +60,9 @@ int run_diff(const DiffOptions& o) {
   } else if (o.common.format == "html") {
     ReportOptions ro;
     ro.title = "trtlens diff";
+    DiffHeadline headline = diff_html_headline(d, gates);
     write_html_diff(bc, *d.base, hc, *d.head, diff_html_rows(d), ro, out.stream(),
-                    d.base_side.label, d.head_side.label);
+                    d.base_side.label, d.head_side.label, &headline);
     for (const auto& note : ro.notes) std::cerr << "trtlens: " << escape_terminal(note) << '\n';
   } else if (o.common.format == "table")
     write_diff_terminal(d, gates, out.stream());

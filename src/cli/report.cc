@@ -1,3 +1,5 @@
+#include "analysis/report.h"
+
 #include <iostream>
 
 #include "cli/common.h"
@@ -39,12 +41,13 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
         write_html_runs_report(c, *ro, out.stream());
       return 0;
     }
+    ReportFigures figures = report_figures(c, *builds.front());
     if (md) {
-      write_markdown_report(c, *builds.front(), {}, out.stream());
+      write_markdown_report(c, *builds.front(), figures, {}, out.stream());
       return 0;
     }
     ro->title = "trtlens report: " + (c.inputs.empty() ? std::string() : c.inputs.front().path);
-    write_html_report(c, *builds.front(), *ro, out.stream());
+    write_html_report(c, *builds.front(), figures, *ro, out.stream());
     if (!opts->quiet)
       for (const auto& n : ro->notes) std::cerr << "trtlens: " << escape_terminal(n) << '\n';
     return 0;

@@ -7,6 +7,7 @@
 
 #include "render/escape.h"
 #include "render/text_table.h"
+#include "render/units.h"
 
 namespace trtlens {
 namespace {
@@ -470,13 +471,17 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
 }
 
 std::vector<DiffRow> diff_html_rows(const DiffResult& d) {
-  auto text = [](const nlohmann::ordered_json& v) {
-    if (v.is_null()) return std::string();
-    if (v.is_string()) return v.get<std::string>();
-    return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  };
   std::vector<DiffRow> rows;
   for (const auto& c : d.changes) {
+    auto text = [&c](const nlohmann::ordered_json& v) {
+      if (v.is_null()) return std::string();
+      if (v.is_string()) return v.get<std::string>();
+      if (v.is_number() && c.unit == "ms") return human_ms(v.get<double>());
+      if (v.is_number() && c.unit == "bytes" && v.get<double>() >= 0)
+        return human_bytes(uint64_t(v.get<double>()));
+      if (v.is_number()) return num(v.get<double>()) + (c.unit.empty() ? "" : " " + c.unit);
+      return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    };
     size_t n = std::max<size_t>({c.base_layers.size(), c.head_layers.size(), 1});
     for (size_t i = 0; i < n; ++i) {
       DiffRow r;
@@ -496,6 +501,35 @@ std::vector<DiffRow> diff_html_rows(const DiffResult& d) {
     }
   }
   return rows;
+}
+
+DiffHeadline diff_html_headline(const DiffResult& d, const std::vector<GateResult>& gates) {
+  DiffHeadline h;
+  auto value = [](std::optional<double> v, const std::string& unit) {
+    if (!v) return std::string("?");
+    if (unit == "ms") return human_ms(v);
+    if (unit == "bytes")
+      return *v >= 0 ? human_bytes(uint64_t(*v)) : "-" + human_bytes(uint64_t(-*v));
+    return num(*v) + (unit.empty() ? "" : " " + unit);
+  };
+  for (const auto& f : d.headline) {
+    if (!f.base && !f.head) continue;  // neither side knows it: nothing to compare
+    std::string v = value(f.base, f.unit) + " -> " + value(f.head, f.unit);
+    if (f.percent) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " (%+.1f%%)", *f.percent);
+      v += buf;
+    }
+    if (!f.note.empty()) v += "; " + f.note;
+    h.figures.push_back({f.label, v});
+  }
+  for (const auto& g : gates)
+    h.gates.push_back({g.rule + ": " + (g.evaluated ? g.message : "not evaluated: " + g.message),
+                       g.breached || !g.evaluated});
+  for (const auto& t : d.transitions)
+    h.transitions.push_back(t.from + " -> " + t.to + ": " + std::to_string(t.layers) + " layers" +
+                            (t.nodes ? ", " + std::to_string(t.nodes) + " ONNX nodes" : ""));
+  return h;
 }
 
 }  // namespace trtlens

@@ -22,6 +22,8 @@ void write_diff_markdown(const DiffResult& d, const std::vector<GateResult>& gat
 // The change list as rows of the HTML diff page (one row per affected layer pair, so both
 // graphs can colour every layer a change touches).
 std::vector<DiffRow> diff_html_rows(const DiffResult& d);
+// The diff page's headline, gate results and precision transitions.
+DiffHeadline diff_html_headline(const DiffResult& d, const std::vector<GateResult>& gates);
 // `top` = how many changes the summary lists before the details.
 void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gates,
                          std::ostream& os, size_t top = 12);

@@ -100,11 +100,23 @@ std::string first_output_dtype(const Layer& l) {
   return l.outputs.empty() ? std::string() : l.outputs.front().dtype;
 }
 
+const std::vector<std::pair<std::string, std::string>>& diff_colors();
+
+}  // namespace
+
 std::string precision_color(const std::string& dtype) {
   for (const auto& [k, c] : precision_colors())
     if (k == dtype) return c;
   return "#ffffff";
 }
+
+std::string diff_color(const std::string& status) {
+  for (const auto& [k, c] : diff_colors())
+    if (k == status) return c;
+  return "#ffffff";
+}
+
+namespace {
 
 // White -> red by fraction of the maximum.
 std::string heat_color(double fraction) {
@@ -116,17 +128,14 @@ std::string heat_color(double fraction) {
 }
 
 const std::vector<std::pair<std::string, std::string>>& diff_colors() {
-  static const std::vector<std::pair<std::string, std::string>> colors = {{"added", "#b2df8a"},
-                                                                          {"removed", "#fb9a99"},
-                                                                          {"changed", "#fdbf6f"},
-                                                                          {"unchanged", "#ffffff"}};
+  // One colour per kind of change, so a graph where every layer changed tactic still shows
+  // where the precision or the fusion changed.
+  static const std::vector<std::pair<std::string, std::string>> colors = {
+      {"added", "#b2df8a"},     {"removed", "#fb9a99"}, {"fusion", "#cab2d6"},
+      {"precision", "#fdbf6f"}, {"type", "#ffff99"},    {"reformat", "#80b1d3"},
+      {"format", "#a6cee3"},    {"tactic", "#e5e5e5"},  {"time", "#fff2ae"},
+      {"memory", "#f4cae4"},    {"changed", "#fdbf6f"}, {"unchanged", "#ffffff"}};
   return colors;
-}
-
-std::string diff_color(const std::string& status) {
-  for (const auto& [k, c] : diff_colors())
-    if (k == status) return c;
-  return "#ffffff";
 }
 
 // The layer's footprint (inputs + weights + outputs), or its known lower bound.

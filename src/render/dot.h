@@ -59,4 +59,9 @@ DotGraph engine_dot(const Build& build, const DotOptions& opts = {});
 // own name when that starts with '/'), e.g. "/model/backbone/conv1"; "" when none.
 std::string layer_scope(const Layer& layer);
 
+// Fill colour of a canonical precision in graphs and charts ("#ffffff" when not listed).
+std::string precision_color(const std::string& dtype);
+// Fill colour of a diff status: added, removed, or the kind of change ("#ffffff": unchanged).
+std::string diff_color(const std::string& status);
+
 }  // namespace trtlens

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/report.h"
 #include "model/capture.h"
 #include "render/dot.h"
 
@@ -21,8 +22,9 @@ struct ReportOptions {
   std::vector<std::string> notes;  // filled by the writer: what was left out or budgeted
 };
 
-void write_html_report(const Capture& capture, const Build& build, ReportOptions& options,
-                       std::ostream& os);
+// `figures`: analysis/report's figures of this build (headline, charts, report card).
+void write_html_report(const Capture& capture, const Build& build, const ReportFigures& figures,
+                       ReportOptions& options, std::ostream& os);
 // Inputs with runs but no layer listing (a build that failed): status, stage, errors, findings.
 void write_html_runs_report(const Capture& capture, ReportOptions& options, std::ostream& os);
 
@@ -36,11 +38,19 @@ struct DiffRow {
   std::string after;    // value in B
 };
 
+// What a diff page shows above its change list, already worded by the diff renderer.
+struct DiffHeadline {
+  std::vector<std::pair<std::string, std::string>> figures;  // label, "base -> head (delta)"
+  std::vector<std::pair<std::string, bool>> gates;           // message, breached
+  std::vector<std::string> transitions;                      // "FP32 -> FP16: 12 layers"
+};
+
 // A diff page: both captures' summaries, the change list (sortable, filterable) and both graphs
 // coloured by diff status (layer_a/layer_b of each row: "removed"/"added" kinds keep their colour,
 // every other kind marks the layer "changed"). `label_a` / `label_b` name the two sides.
 void write_html_diff(const Capture& a, const Build& build_a, const Capture& b, const Build& build_b,
                      const std::vector<DiffRow>& rows, ReportOptions& options, std::ostream& os,
-                     const std::string& label_a = "A", const std::string& label_b = "B");
+                     const std::string& label_a = "A", const std::string& label_b = "B",
+                     const DiffHeadline* headline = nullptr);
 
 }  // namespace trtlens

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <sstream>
 
+#include "analysis/summary.h"
+#include "analysis/time.h"
 #include "render/escape.h"
 #include "render/runs.h"
+#include "render/units.h"
 #include "render/views.h"
 
 namespace trtlens {
@@ -49,12 +53,107 @@ std::string code(const std::string& s) {
   return fence + " " + v + " " + fence;
 }
 
+std::string pct(double v) { return fmt(v, v < 10 ? "%.1f%%" : "%.0f%%"); }
+
+std::string mix(const std::vector<Group>& g, bool by_time) {
+  double total = 0;
+  for (const auto& x : g) total += by_time ? x.ms : double(x.count);
+  std::string out;
+  if (total <= 0) return out;
+  for (const auto& x : g) {
+    double v = by_time ? x.ms : double(x.count);
+    if (v > 0)
+      out += (out.empty() ? "" : ", ") + escape_markdown(x.key) + " " +
+             (by_time ? pct(v / total * 100) : std::to_string(x.count));
+  }
+  return out;
+}
+
+// The headline: what a ticket reader needs before any table.
+void write_headline(const Capture& c, const Build& b, const ReportFigures& f, std::ostream& os) {
+  header(os, {"at a glance", ""});
+  const Latency& lat = b.latency;
+  if (lat.measured() && lat.median_ms) {
+    std::string v = "median " + human_ms(lat.median_ms);
+    if (lat.p99_ms) v += ", p99 " + human_ms(lat.p99_ms);
+    if (lat.queries) v += ", " + std::to_string(lat.queries) + " queries";
+    if (lat.cv_percent) v += ", CV " + pct(*lat.cv_percent);
+    row(os, {"latency", v + " (" + to_string(lat.source) + ")"});
+  }
+  if (f.throughput_qps) row(os, {"throughput", human_number(*f.throughput_qps, "qps")});
+  if (b.totals.sum_layer_ms) row(os, {"Σ layer time", human_ms(b.totals.sum_layer_ms)});
+  if (b.totals.peak_activation_bytes)
+    row(os, {"peak activation (estimate)", human_bytes(b.totals.peak_activation_bytes)});
+  if (b.totals.weights_bytes) row(os, {"weights", human_bytes(b.totals.weights_bytes)});
+  if (f.device_persistent) row(os, {"device persistent", human_bytes(f.device_persistent)});
+  if (f.host_persistent) row(os, {"host persistent", human_bytes(f.host_persistent)});
+  if (f.scratch) row(os, {"scratch", human_bytes(f.scratch)});
+  row(os, {"layers", format_layer_counts(b.totals)});
+  std::string by_count = mix(f.precision, false), by_time = mix(f.precision, true);
+  if (!by_count.empty()) row(os, {"precision by count", by_count});
+  if (!by_time.empty()) row(os, {"precision by time", by_time});
+  for (size_t i = 0; i < f.top.size(); ++i)
+    row(os, {"top " + std::to_string(i + 1) + " by time",
+             escape_markdown(b.layers[f.top[i].layer].name) + " " + human_ms(f.top[i].ms) + " (" +
+                 pct(f.top[i].share_percent) + ")"});
+  if (!f.findings.empty()) {
+    std::string v;
+    for (Severity sev : {Severity::Error, Severity::Warning, Severity::Info})
+      if (f.findings.count(sev))
+        v += (v.empty() ? "" : ", ") + std::to_string(f.findings.at(sev)) + " " + to_string(sev);
+    row(os, {"findings", v});
+  }
+  if (!c.diagnostics.empty()) row(os, {"diagnostics", std::to_string(c.diagnostics.size())});
+  os << '\n';
+}
+
+// The charts of the HTML report, as tables.
+void write_chart_tables(const Build& b, const ReportFigures& f, std::ostream& os) {
+  bool timed = b.totals.sum_layer_ms.has_value();
+  if (timed && !f.type_precision.empty()) {
+    os << "### Time by layer type and precision\n\n";
+    header(os, {"type", "precision", "layers", "time"});
+    for (const auto& g : f.type_precision)
+      if (g.ms > 0)
+        row(os, {escape_markdown(g.key), escape_markdown(g.sub), std::to_string(g.count),
+                 human_ms(g.ms)});
+    os << '\n';
+  }
+  if (!f.kernel_family.empty()) {
+    os << "### Time by kernel family\n\n";
+    header(os, {"kernel family", "layers", "time"});
+    for (const auto& g : f.kernel_family)
+      row(os, {escape_markdown(g.key), std::to_string(g.count), timed ? human_ms(g.ms) : ""});
+    os << '\n';
+  }
+  if (f.latency_series) {
+    const LatencySeries& s = *f.latency_series;
+    os << "### Latency over queries\n\n";
+    header(os, {"queries", "p50", "p99", "min", "max"});
+    row(os, {std::to_string(s.ms.size()), human_ms(s.p50), human_ms(s.p99),
+             human_ms(*std::min_element(s.ms.begin(), s.ms.end())),
+             human_ms(*std::max_element(s.ms.begin(), s.ms.end()))});
+    os << '\n';
+  }
+  if (!f.cards.empty()) {
+    os << "### Convolution and GEMM report card\n\n";
+    header(os, {"layer", "kind", "MACs", "bytes", "MACs/byte", "M", "N", "K", "time", "TFLOPS"});
+    for (const auto& cc : f.cards)
+      row(os, {escape_markdown(b.layers[cc.layer].name), cc.kind, human_count(cc.macs),
+               human_bytes(uint64_t(cc.bytes)), human_number(cc.intensity),
+               std::to_string(cc.gemm_m), std::to_string(cc.gemm_n), std::to_string(cc.gemm_k),
+               cc.ms ? human_ms(cc.ms) : "", cc.tflops ? human_number(*cc.tflops) : ""});
+    os << '\n';
+  }
+}
+
 }  // namespace
 
-void write_markdown_report(const Capture& c, const Build& b, const MarkdownReportOptions& o,
-                           std::ostream& os) {
+void write_markdown_report(const Capture& c, const Build& b, const ReportFigures& f,
+                           const MarkdownReportOptions& o, std::ostream& os) {
   const BuildCounts& s = b.counts;
   os << "## trtlens report\n\n";
+  write_headline(c, b, f, os);
   header(os, {"", ""});
   for (const auto& in : c.inputs)
     row(os, {"input", escape_markdown(in.path) + " (" + in.kind + ", " + std::to_string(in.lines) +
@@ -74,7 +173,7 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
   for (const Tensor& t : s.inputs) row(os, {"input tensor", escape_markdown(described(t))});
   for (const Tensor& t : s.outputs) row(os, {"output tensor", escape_markdown(described(t))});
   if (b.memory.engine_size_mib)
-    row(os, {"engine size", fmt(*b.memory.engine_size_mib, "%.2f MiB")});
+    row(os, {"engine size", fmt(*b.memory.engine_size_mib, "%.3g MiB")});
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
       row(os, {escape_markdown(p.metric + (p.stat.empty() ? "" : " " + p.stat)),
@@ -102,10 +201,10 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
     std::stable_sort(by_time.begin(), by_time.end(),
                      [](const Layer* x, const Layer* y) { return *layer_ms(*x) > *layer_ms(*y); });
     os << "### Top layers by time\n\n";
-    header(os, {"layer", "type", "ms", "%"});
+    header(os, {"layer", "type", "time", "%"});
     for (size_t i = 0; i < by_time.size() && i < o.top; ++i) {
       const Layer& l = *by_time[i];
-      row(os, {escape_markdown(l.name), escape_markdown(l.type), fmt(*layer_ms(l), "%.4f"),
+      row(os, {escape_markdown(l.name), escape_markdown(l.type), human_ms(layer_ms(l)),
                l.time.percentage ? fmt(*l.time.percentage, "%.1f") : ""});
     }
     os << '\n';
@@ -115,22 +214,34 @@ void write_markdown_report(const Capture& c, const Build& b, const MarkdownRepor
       return *layer_bytes(*x) > *layer_bytes(*y);
     });
     os << "### Top layers by footprint\n\n";
-    header(os, {"layer", "type", "footprint bytes (in + weights + out)"});
+    header(os, {"layer", "type", "footprint (in + weights + out)"});
     for (size_t i = 0; i < by_mem.size() && i < o.top; ++i)
-      row(os,
-          {escape_markdown(by_mem[i]->name), escape_markdown(by_mem[i]->type),
-           (by_mem[i]->memory.total_bytes ? "" : "≥ ") + std::to_string(*layer_bytes(*by_mem[i]))});
+      row(os, {escape_markdown(by_mem[i]->name), escape_markdown(by_mem[i]->type),
+               (by_mem[i]->memory.total_bytes ? "" : "≥ ") + human_bytes(layer_bytes(*by_mem[i]))});
     os << '\n';
   }
 
-  if (!c.runs.empty()) {
-    os << "### Environment\n\n";
-    for (const auto& r : c.runs) {
-      if (!r.trt_version.empty()) os << "- TensorRT: " << escape_markdown(r.trt_version) << '\n';
-      for (const auto& [k, v] : r.device)
-        os << "- " << escape_markdown(k) << ": " << escape_markdown(v) << '\n';
-      if (!r.command_line.empty()) os << "- command line: " << code(r.command_line) << '\n';
+  write_chart_tables(b, f, os);
+
+  std::ostringstream env;  // the heading only when something goes under it
+  for (const auto& r : c.runs) {
+    if (!r.trt_version.empty()) env << "- TensorRT: " << escape_markdown(r.trt_version) << '\n';
+    for (const auto& [k, v] : r.device)
+      env << "- " << escape_markdown(k) << ": " << escape_markdown(v) << '\n';
+    if (!r.command_line.empty()) env << "- command line: " << code(r.command_line) << '\n';
+  }
+  if (!env.str().empty()) os << "### Environment\n\n" << env.str() << '\n';
+
+  if (!c.diagnostics.empty()) {
+    os << "### Diagnostics while reading the inputs\n\n";
+    size_t shown = 0;
+    for (const auto& d : c.diagnostics) {
+      if (++shown > 50) break;
+      os << "- " << escape_markdown(d.where.path) << ':' << d.where.line << ' '
+         << to_string(d.severity) << ": " << escape_markdown(d.message) << '\n';
     }
+    if (c.diagnostics.size() > 50)
+      os << "- " << c.diagnostics.size() - 50 << " more (trtlens json lists all)\n";
     os << '\n';
   }
 

@@ -4,6 +4,7 @@
 
 #include <ostream>
 
+#include "analysis/report.h"
 #include "model/capture.h"
 
 namespace trtlens {
@@ -13,7 +14,7 @@ struct MarkdownReportOptions {
   size_t max_rows = 500;  // rows of the folded full layer table
 };
 
-void write_markdown_report(const Capture& capture, const Build& build,
+void write_markdown_report(const Capture& capture, const Build& build, const ReportFigures& figures,
                            const MarkdownReportOptions& options, std::ostream& os);
 // Inputs with runs but no layer listing: the runs' status, stage, errors and findings.
 void write_markdown_runs_report(const Capture& capture, std::ostream& os);

@@ -46,22 +46,6 @@ std::string footprint_cell(const LayerMemory& m, bool human) {
   return (human ? "≥ " : ">=") + cell(m.footprint_floor_bytes, human);
 }
 
-std::string human_bytes(std::optional<uint64_t> bytes) {
-  if (!bytes) return "?";
-  uint64_t b = *bytes;
-  if (b < 1024) return std::to_string(b) + " B";
-  const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = double(b) / 1024;
-  int u = 0;
-  while (v >= 1024 && u < 4) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, units[u]);
-  return buf;
-}
-
 const std::vector<std::string>& memory_sort_keys() {
   static const std::vector<std::string> keys = {"order",   "footprint", "total", "input",
                                                 "weights", "output",    "host",  "device",

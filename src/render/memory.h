@@ -9,11 +9,10 @@
 
 #include "model/capture.h"
 #include "render/text_table.h"
+#include "render/units.h"
 
 namespace trtlens {
 
-// "864 B", "4.13 MiB"; "?" for unknown.
-std::string human_bytes(std::optional<uint64_t> bytes);
 // A layer's footprint (inputs + weights + outputs): exact, "≥ X" (">=X" unformatted) when only
 // a lower bound is known, "?" / "" when nothing is.
 std::string footprint_cell(const LayerMemory& m, bool human);

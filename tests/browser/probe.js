@@ -13,6 +13,13 @@
   }
   window.addEventListener('load', function () {
     var r = {errors: errors};
+    // Layout at the window's width: nothing may push the page sideways.
+    r.scroll_width = document.documentElement.scrollWidth;
+    r.client_width = document.documentElement.clientWidth;
+    var head = document.getElementById('headline');
+    r.headline = head ? head.innerText : '';
+    r.chart_svgs = document.querySelectorAll('#charts svg').length;
+    r.graph_legend = document.querySelector('#graph .legend') !== null;
     r.svg_nodes = document.querySelectorAll('#graph svg g.node').length;
     r.svgs = document.querySelectorAll('svg').length;
     r.tables = document.querySelectorAll('table.sortable').length;
@@ -28,8 +35,7 @@
       name.click();
       r.sort_name_desc = JSON.stringify(column(t, 1)) === JSON.stringify(expected.slice().reverse());
       var index = t.tHead.rows[0].cells[0];
-      index.click();
-      index.click();
+      index.click();  // a numeric column sorts descending on the first click
       r.first_index_desc = t.tBodies[0].rows[0].cells[0].textContent;
       var f = document.querySelector('input.filter[data-table="' + t.id + '"]');
       f.value = r.filter = column(t, 1)[0];

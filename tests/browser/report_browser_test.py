@@ -19,6 +19,29 @@ def expected_layers(path):
     return sum(1 for line in open(path, errors="replace") if line.startswith("Layer("))
 
 
+def fmt_ms(v):
+    # The report's convention: three significant digits.
+    if v < 1: return "%.3g ms" % v
+    return ("%.2f ms" if v < 10 else "%.1f ms" if v < 100 else "%.0f ms") % v
+
+
+def expected_headline(inputs):
+    # Independent of trtlens: the trace's median latency (trtexec: mean of the middle two when
+    # even) and the profile's sum of averageMs.
+    want = []
+    for p in inputs:
+        if not p.endswith(".json"): continue
+        doc = json.load(open(p))
+        if isinstance(doc, list) and doc and isinstance(doc[0], dict) and "latencyMs" in doc[0]:
+            lat = sorted(r["latencyMs"] for r in doc)
+            n = len(lat)
+            want.append(fmt_ms(lat[n // 2] if n % 2 else (lat[n // 2 - 1] + lat[n // 2]) / 2))
+            want.append("%d queries" % n)
+        elif isinstance(doc, list) and any(isinstance(r, dict) and "averageMs" in r for r in doc):
+            want.append(fmt_ms(sum(r["averageMs"] for r in doc if isinstance(r, dict) and "averageMs" in r)))
+    return want
+
+
 def chromium(args, profile):
     cmd = [shutil.which("chromium") or "chromium"] + CHROMIUM_FLAGS + ["--user-data-dir=" + profile] + args
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
@@ -53,18 +76,24 @@ def main():
         probe = open(os.path.join(os.path.dirname(__file__), "probe.js")).read()
         probed = os.path.join(tmp, "probed.html")
         open(probed, "w", encoding="utf-8").write(page.replace("<head>", "<head><script>" + probe + "</script>", 1))
-        run = chromium(["--virtual-time-budget=5000", "--dump-dom", "file://" + probed], os.path.join(tmp, "p1"))
+        run = chromium(["--window-size=800,1000", "--virtual-time-budget=5000", "--dump-dom", "file://" + probed],
+                       os.path.join(tmp, "p1"))
         found = [x for x in re.findall(r'<pre id="probe-result">(\{.*?)</pre>', run.stdout, re.S)]
         if not found:
             print(run.stderr[-2000:]); print("FAIL: the probe did not run"); return 1
         r = json.loads(html.unescape(found[-1]))
         console = [l for l in run.stderr.splitlines() if ":CONSOLE" in l and ("Uncaught" in l or "Refused" in l or "rror" in l)]
         shot = os.path.join(a.out, a.name + ".png")
-        chromium(["--window-size=1280,1400", "--hide-scrollbars", "--screenshot=" + shot, "file://" + os.path.abspath(report)],
+        chromium(["--window-size=1400,1400", "--hide-scrollbars", "--screenshot=" + shot, "file://" + os.path.abspath(report)],
                  os.path.join(tmp, "p2"))
+        shot800 = os.path.join(a.out, a.name + "-800.png")
+        chromium(["--window-size=800,1400", "--hide-scrollbars", "--screenshot=" + shot800,
+                  "file://" + os.path.abspath(report)], os.path.join(tmp, "p3"))
 
     print(json.dumps(r), "report bytes:", size)
     if r["errors"] or console: failures.append("errors: %s %s" % (r["errors"], console))
+    if r["scroll_width"] > r["client_width"]:
+        failures.append("page scrolls sideways at 800 px: %d > %d" % (r["scroll_width"], r["client_width"]))
     if a.diff_page:
         # Change rows of diff_page.cc, counted independently: names only in A, only in B, and
         # common names whose TacticValue differs.
@@ -78,6 +107,10 @@ def main():
         for f in failures: print("FAIL: " + f)
         print("screenshot: " + shot)
         return 1 if failures else 0
+    for want in expected_headline(a.inputs):
+        if want not in r["headline"]: failures.append("headline lacks %r: %r" % (want, r["headline"]))
+    if r["chart_svgs"] < 1: failures.append("no charts")
+    if r["svg_nodes"] and not r["graph_legend"]: failures.append("graph without a legend")
     n = expected_layers(a.inputs[0])
     print("expected layers:", n)
     if r["svg_nodes"] < n: failures.append("svg has %d nodes, want >= %d" % (r["svg_nodes"], n))

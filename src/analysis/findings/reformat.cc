@@ -135,4 +135,23 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
   }
 }
 
+// A Slice whose output dtype differs from its input's converts while it copies (TREx's
+// SliceLinter): the conversion is hidden in a data-movement layer.
+void slice_rules(const BuildView& v, std::vector<Finding>& out) {
+  for (const Layer& l : v.build.layers) {
+    if (l.type != "Slice" && parameter_type(l) != "Slice") continue;
+    if (l.inputs.empty() || l.outputs.empty()) continue;
+    const std::string& a = l.inputs[0].dtype;
+    const std::string& b = l.outputs[0].dtype;
+    if (a.empty() || b.empty() || a == b) continue;
+    Finding f = make_finding(v, "slice-dtype", Severity::Info,
+                             "Slice '" + l.name + "' converts " + a + " to " + b,
+                             "A Slice that changes the data type hides a conversion; check that "
+                             "the precision on each side is the one intended.");
+    add_layer(f, l);
+    f.evidence = {{"from", a}, {"to", b}};
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace trtlens::findings

@@ -54,6 +54,7 @@ std::string fmt(double v, int decimals = 2);
 std::string format_bytes(uint64_t bytes);
 
 void reformat_rules(const BuildView& v, std::vector<Finding>& out);
+void slice_rules(const BuildView& v, std::vector<Finding>& out);  // a Slice changing dtype
 void precision_rules(const BuildView& v, std::vector<Finding>& out);
 void quantization_rules(const BuildView& v, std::vector<Finding>& out);
 void kernel_rules(const BuildView& v, std::vector<Finding>& out);

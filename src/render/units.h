@@ -1,0 +1,20 @@
+// The one formatter of sizes, times and counts every output uses, so a figure reads the same in
+// the terminal, the Markdown and the HTML.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace trtlens {
+
+// "864 B", "4.13 MiB", "51.2 MiB", "123 GiB": three significant digits; "?" for unknown.
+std::string human_bytes(std::optional<uint64_t> bytes);
+// "0.0881 ms", "2.34 ms", "123 ms", "1.52 s": three significant digits; "?" for unknown.
+std::string human_ms(std::optional<double> ms);
+// "9.41 G", "118 M", "512": three significant digits with a decimal prefix (MACs, FLOPs).
+std::string human_count(double v);
+// "%.3g" of v followed by unit ("1.2e+03" never: plain digits up to 1e6).
+std::string human_number(double v, const std::string& unit = "");
+
+}  // namespace trtlens
