@@ -19,7 +19,8 @@
     var head = document.getElementById('headline');
     r.headline = head ? head.innerText : '';
     r.chart_svgs = document.querySelectorAll('#charts svg').length;
-    r.graph_legend = document.querySelector('#graph .legend') !== null;
+    // The legend is drawn inside the graph's SVG (a node with id "legend").
+    r.graph_legend = document.querySelector('#graph .legend, #graph #legend') !== null;
     r.svg_nodes = document.querySelectorAll('#graph svg g.node').length;
     r.svgs = document.querySelectorAll('svg').length;
     r.tables = document.querySelectorAll('table.sortable').length;
