@@ -353,5 +353,16 @@ TEST(Completion, ZshScriptParses) {
   std::system(("rm -rf " + shell_quote(dir)).c_str());
 }
 
+TEST(Cli, NodeThatMatchesNothingIsAUsageError) {
+  // seed000's layer names carry Conv_0 ... Conv_136; no node is called "NoSuchNode".
+  RunResult none = run_trtlens("provenance " + seed000() + " --node NoSuchNode");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--node 'NoSuchNode' matches no ONNX node"), std::string::npos)
+      << none.err;
+  RunResult one = run_trtlens("provenance " + seed000() + " --node '^Conv_8$'");
+  EXPECT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("Conv_8"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace trtlens::test

@@ -25,6 +25,13 @@ void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, Command
     if (opts->build != "final")
       throw UsageError("provenance maps the final build only; --build " + opts->build +
                        " is not supported");
+    if (filter) {  // a regex that matches nothing would print an empty table and exit 0
+      bool any = false;
+      for (const auto& n : c.onnx.nodes) any = any || RE2::PartialMatch(n.name, *filter);
+      if (!any)
+        throw UsageError("--node '" + *node + "' matches no ONNX node of the inputs (" +
+                         std::to_string(c.onnx.nodes.size()) + " nodes)");
+    }
     Output out(opts->output);
     write_provenance(c, opts->format, filter.get(), out.stream());
     return 0;
