@@ -4,6 +4,7 @@
 #include "analysis/provenance.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <onnx/onnx_pb.h>
 
 #include <cstdio>
@@ -426,7 +427,7 @@ std::string write_small_model() {
   add_node(g, "Add_7", "Add", {"m6"}, {"a7"});
   add_node(g, "Softmax_8", "Softmax", {"a7"}, {"output"});
   add_node(g, "", "Constant", {}, {"k9"});  // unnamed: becomes Constant_9
-  std::string path = testing::TempDir() + "/provenance_small.onnx";
+  std::string path = testing::TempDir() + "/provenance_small_" + std::to_string(getpid()) + ".onnx";
   std::ofstream f(path, std::ios::binary);
   m.SerializeToOstream(&f);
   return path;
@@ -448,7 +449,7 @@ TEST(OnnxModelReader, NodesInGraphOrderInitializersAndUnnamedNodes) {
 }
 
 TEST(OnnxModelReader, RefusesWhatIsNotAModel) {
-  std::string path = testing::TempDir() + "/not_a_model.onnx";
+  std::string path = testing::TempDir() + "/not_a_model_" + std::to_string(getpid()) + ".onnx";
   std::ofstream(path, std::ios::binary) << std::string("\x08\x07\x12\xff\xff\xff\x00garbage", 15);
   EXPECT_THROW(read_onnx_model(path), InputError);
   auto r = run_trtlens("provenance " + shell_quote(path));
@@ -459,7 +460,7 @@ TEST(OnnxModelReader, RefusesWhatIsNotAModel) {
 
 TEST(OnnxModelReader, RefusesModelsOverTwoGigabytesClearly) {
   // A sparse file: 2 GB + 100 bytes on paper, a few bytes on disk.
-  std::string path = testing::TempDir() + "/huge_model.onnx";
+  std::string path = testing::TempDir() + "/huge_model_" + std::to_string(getpid()) + ".onnx";
   {
     std::ofstream f(path, std::ios::binary);
     f << std::string("\x08\x07\x12\x00", 4);
@@ -584,7 +585,7 @@ TEST(ProvenanceMetadata, Trt10MetadataWinsOverTheName) {
 // --- names from inputs are escaped -----------------------------------------------------------
 
 TEST(ProvenanceCommand, EscapesControlCharactersInNames) {
-  std::string path = testing::TempDir() + "/provenance_evil.json";
+  std::string path = testing::TempDir() + "/provenance_evil_" + std::to_string(getpid()) + ".json";
   std::ofstream(path)
       << R"({"Layers": [{"Name": "Conv_0\u001b[31m + Relu_1", "LayerType": "CaskConvolution",
     "Inputs": [], "Outputs": [], "Metadata": ""}], "Bindings": []})";
