@@ -385,6 +385,24 @@ TEST(ReportRoofline, EveryProfiledCorpusConvolutionAgainstItsDevice) {
   EXPECT_GT(memory, 0u);
 }
 
+TEST(ReportRoofline, DeviceLinesOfATrtexecLog) {
+  TRTLENS_REQUIRE_SHARED();
+  // Seed 001 pastes trtexec's device lines of an RTX 3060 Laptop GPU (8.6, 30 SMs, 1.702 GHz,
+  // 192-bit bus at 7.001 GHz); its text gives the card's 3840 CUDA cores, so FP32 peak =
+  // 3840 x 2 FLOP x 1.702 GHz.
+  Capture c = load_analyzed({test::shared_dir() + "/seeds/001_73038f12cc2a768c.txt"});
+  ASSERT_FALSE(c.builds.empty());
+  DevicePeaks d = device_peaks(c, c.builds.front());
+  EXPECT_EQ(d.name, "NVIDIA GeForce RTX 3060 Laptop GPU");
+  EXPECT_EQ(d.compute_capability, "8.6");
+  ASSERT_TRUE(d.gbps);
+  EXPECT_NEAR(*d.gbps, 2 * 7.001 * 192 / 8, 1e-9);
+  ASSERT_TRUE(d.tflops.count("FP32"));
+  EXPECT_NEAR(d.tflops.at("FP32"), 3840 * 2 * 1.702 / 1000, 1e-9);
+  // GeForce: TF32 at half the GA10x rate, a quarter of FP16's.
+  EXPECT_NEAR(d.tflops.at("TF32"), d.tflops.at("FP16") / 4, 1e-9);
+}
+
 TEST(ReportRoofline, UnknownDeviceSaysSoWithoutNumbers) {
   Capture c;
   Build b;
