@@ -20,13 +20,6 @@ std::string evidence_text(const Remark& r) {
   return join(v);
 }
 
-std::string ms(std::optional<double> v) {
-  if (!v) return "";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", *v);
-  return buf;
-}
-
 bool keep(const Remark& r, const ExplainFilter& f) {
   if (!f.kind.empty() && r.kind != f.kind) return false;
   if (!f.node) return true;
@@ -59,8 +52,8 @@ TextTable remarks_table(const Capture& c, const ExplainFilter& f) {
   for (const auto& r : c.remarks) {
     if (!keep(r, f)) continue;
     std::string reason = r.reason;
-    if (r.time_ms) reason += "; " + ms(r.time_ms) + " ms";
-    if (r.bytes) reason += "; " + std::to_string(*r.bytes) + " bytes";
+    if (r.time_ms) reason += "; " + human_ms(r.time_ms);
+    if (r.bytes) reason += "; " + human_bytes(r.bytes);
     t.rows.push_back({r.kind, r.category, join(r.onnx_nodes), r.layer, reason, evidence_text(r)});
   }
   return t;
@@ -113,7 +106,7 @@ TextTable dla_table(const Capture& c) {
 
 TextTable tuner_table(const Capture& c) {
   TextTable t;
-  t.headers = {"run", "iter", "route", "gpu ms", "accuracy", "status", "evidence"};
+  t.headers = {"run", "iter", "route", "gpu time", "accuracy", "status", "evidence"};
   t.right_align = {false, true, false, true, false, false, false};
   for (const auto& run : c.tuning)
     for (const auto& it : run.iterations) {
@@ -130,8 +123,9 @@ TextTable tuner_table(const Capture& c) {
                                                         : "started";
       if (it.iter == run.best_iter) status += ", best";
       if (!it.error_message.empty()) status += ": " + it.error_message;
-      t.rows.push_back({run.path, std::to_string(it.iter), it.route, ms(it.gpu_time_ms), join(acc),
-                        status, where(it.source)});
+      t.rows.push_back({run.path, std::to_string(it.iter), it.route,
+                        it.gpu_time_ms ? human_ms(it.gpu_time_ms) : "", join(acc), status,
+                        where(it.source)});
     }
   return t;
 }
