@@ -573,7 +573,9 @@ TEST(ReportDoneWhen, EveryCorpusEngineShowsLatencyUnitsLegendChartsAndRoofline) 
     ASSERT_NE(latency, std::string::npos) << p;
     EXPECT_NE(h.find(">" + human_ms(median) + "<", latency), std::string::npos) << p;
     EXPECT_NE(h.find(" MiB"), std::string::npos) << p;  // units
-    EXPECT_NE(h.find("class=\"legend\""), std::string::npos) << p;
+    size_t graph = h.find("id=\"graph\"");  // the graph with its legend node inside the SVG
+    ASSERT_NE(graph, std::string::npos) << p;
+    EXPECT_NE(h.find("id=\"legend\"", graph), std::string::npos) << p;
     size_t charts = h.find("id=\"charts\"");
     ASSERT_NE(charts, std::string::npos) << p;
     EXPECT_NE(h.find("<svg", charts), std::string::npos) << p;

@@ -221,7 +221,7 @@ void write_summary_section(const Capture& c, const Build& b, std::ostream& os,
   kv(os, "weights", byt(m.total_weights));
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
-      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), fmt(p.value, "%.4g") + " " + p.unit);
+      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), human_value(p.value, p.unit));
   os << "</dl></section>\n";
 }
 
@@ -350,8 +350,6 @@ void write_environment_section(const Capture& c, std::ostream& os) {
   os << "</section>\n";
 }
 
-void write_graph_legend(const Build& b, const DotOptions& d, std::ostream& os);
-
 // The laid-out graph as inline SVG, or a note why not.
 void write_graph(const Build& b, ReportOptions& o, const std::string& id, std::ostream& os) {
   if (!o.graph) return;
@@ -434,9 +432,9 @@ void write_headline_section(const Capture& c, const Build& b, const ReportFigure
         exact(f.host_persistent));
   if (f.scratch) fig(os, "scratch", human_bytes(f.scratch), "TensorRT", exact(f.scratch));
   if (b.memory.context_memory_mib)
-    fig(os, "context memory", fmt(*b.memory.context_memory_mib, "%.3g MiB"), "TensorRT");
+    fig(os, "context memory", human_mib(b.memory.context_memory_mib), "TensorRT");
   if (b.memory.engine_size_mib)
-    fig(os, "engine size", fmt(*b.memory.engine_size_mib, "%.3g MiB"), "TensorRT");
+    fig(os, "engine size", human_mib(b.memory.engine_size_mib), "TensorRT");
   fig(os, "layers", format_layer_counts(b.totals));
   fig(os, "precision by count", precision_mix(f.precision, false));
   fig(os, "precision by time", precision_mix(f.precision, true));
@@ -755,32 +753,6 @@ void write_kernels_section(const Build& b, const ReportFigures& f, ReportOptions
   os << "</section>\n";
 }
 
-// What the graph's colours mean.
-void write_graph_legend(const Build& b, const DotOptions& d, std::ostream& os) {
-  os << "<div class=\"legend\">";
-  auto sw = [&](const std::string& color, const std::string& name) {
-    os << "<span><i style=\"background:" << color << "\"></i>" << escape_html(name) << "</span>";
-  };
-  if (d.color_by == "precision") {
-    std::set<std::string> seen;
-    for (const auto& l : b.layers) seen.insert(precision_or_unknown(l));
-    for (const auto& p : seen) sw(precision_color(p), p);
-  } else if (d.color_by == "time" || d.color_by == "memory") {
-    sw("#ffffff", "none");
-    sw("#ff9b9b", "half the largest");
-    sw("#ff3737", "the largest " + d.color_by);
-  } else if (d.color_by == "diff") {
-    std::set<std::string> kinds;
-    for (const auto& [layer, kind] : d.diff_status) kinds.insert(kind);
-    for (const auto& k : kinds) sw(diff_color(k), k);
-    sw("#ffffff", "unchanged");
-  } else {
-    os << "<span>fill: layer type</span>";
-  }
-  os << "<span>dashed brown border: reformat</span><span>dotted grey: elided (no kernel)</span>"
-        "</div>\n";
-}
-
 void write_diff_headline(const DiffHeadline& h, std::ostream& os) {
   os << "<section id=\"headline\"><h2>At a glance</h2>";
   if (!h.figures.empty()) {
@@ -879,7 +851,7 @@ void write_html_runs_report(const Capture& c, ReportOptions& o, std::ostream& os
   for (const auto& [k, v] : run_headline(c, 20)) kv(os, k, v);
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
-      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), fmt(p.value, "%.4g") + " " + p.unit);
+      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), human_value(p.value, p.unit));
   os << "</dl></section>\n";
   if (!c.findings.empty()) {
     os << "<section id=\"findings\"><h2>Findings</h2><dl class=\"kv\">";

@@ -205,12 +205,11 @@ void write_markdown_report(const Capture& c, const Build& b, const ReportFigures
   };
   for (const Tensor& t : s.inputs) row(os, {"input tensor", escape_markdown(described(t))});
   for (const Tensor& t : s.outputs) row(os, {"output tensor", escape_markdown(described(t))});
-  if (b.memory.engine_size_mib)
-    row(os, {"engine size", fmt(*b.memory.engine_size_mib, "%.3g MiB")});
+  if (b.memory.engine_size_mib) row(os, {"engine size", human_mib(b.memory.engine_size_mib)});
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
       row(os, {escape_markdown(p.metric + (p.stat.empty() ? "" : " " + p.stat)),
-               fmt(p.value, "%.4g") + " " + escape_markdown(p.unit)});
+               escape_markdown(human_value(p.value, p.unit))});
   os << '\n';
 
   std::vector<const Finding*> findings;
@@ -308,7 +307,7 @@ void write_markdown_runs_report(const Capture& c, std::ostream& os) {
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
       row(os, {escape_markdown(p.metric + (p.stat.empty() ? "" : " " + p.stat)),
-               fmt(p.value, "%.4g") + " " + escape_markdown(p.unit)});
+               escape_markdown(human_value(p.value, p.unit))});
   os << '\n';
   if (!c.findings.empty()) {
     os << "### Findings\n\n";

@@ -30,6 +30,11 @@ std::string human_bytes(std::optional<uint64_t> bytes) {
   return three_digits(v, units[u]);
 }
 
+std::string human_mib(std::optional<double> mib) {
+  if (!mib || !std::isfinite(*mib) || *mib < 0) return "?";
+  return human_bytes(uint64_t(*mib * 1048576 + 0.5));
+}
+
 std::string human_ms(std::optional<double> ms) {
   if (!ms || !std::isfinite(*ms)) return "?";
   double v = *ms;

@@ -16,6 +16,8 @@ std::string human_bytes(std::optional<uint64_t> bytes);
 std::string human_ms(std::optional<double> ms);
 // "9.41 G", "118 M", "512": three significant digits with a decimal prefix (MACs, FLOPs).
 std::string human_count(double v);
+// A size TensorRT prints in MiB ("Engine size: 12.5 MiB"), in the same units as human_bytes.
+std::string human_mib(std::optional<double> mib);
 // "%.3g" of v followed by unit ("1.2e+03" never: plain digits up to 1e6).
 std::string human_number(double v, const std::string& unit = "");
 // A figure in its unit: "ms" and "bytes" (signed) as above, anything else a number and the unit.
