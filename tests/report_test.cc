@@ -366,6 +366,11 @@ TEST(ReportRoofline, EveryProfiledCorpusConvolutionAgainstItsDevice) {
       auto t = avg_ms.find(l["Name"]);
       if (t == avg_ms.end() || t->second <= 0 || !peaks.count(math)) continue;
       double tflops = 2 * macs / (t->second / 1e3) / 1e12;
+      // TREx's compute_efficiency = MACs / ms and memory_efficiency = bytes / ms, in other units.
+      double compute_efficiency = macs / t->second, memory_efficiency = bytes / t->second;
+      ASSERT_TRUE(cc->tflops && cc->gbps);
+      EXPECT_NEAR(*cc->tflops / (2 * compute_efficiency * 1e3 / 1e12), 1.0, 1e-9);
+      EXPECT_NEAR(*cc->gbps / (memory_efficiency * 1e3 / 1e9), 1.0, 1e-9);
       ASSERT_TRUE(cc->tflops_percent) << l["Name"];
       EXPECT_NEAR(*cc->tflops_percent / (tflops / peaks.at(math) * 100), 1.0, 0.01) << l["Name"];
       EXPECT_NEAR(*cc->bandwidth_percent, bytes / (t->second / 1e3) / 1e9 / gbps * 100, 1e-6);
