@@ -365,7 +365,7 @@ TEST(FormatsExplain, MissedSectionFoldsRepeats) {
   analyze(c, AnalysisOptions{});
   std::ostringstream md;
   write_missed_section(c, "md", md);
-  EXPECT_NE(md.str().find("## Missed"), std::string::npos);
+  EXPECT_NE(md.str().find("### Missed optimisations"), std::string::npos);
   EXPECT_NE(md.str().find("**/model.22**"), std::string::npos);
 }
 

@@ -280,11 +280,5 @@ std::string fmt(double v, int decimals) {
   return buf;
 }
 
-std::string format_bytes(uint64_t b) {
-  if (b >= (1ull << 20)) return fmt(double(b) / double(1ull << 20)) + " MiB";
-  if (b >= (1ull << 10)) return fmt(double(b) / double(1ull << 10)) + " KiB";
-  return std::to_string(b) + " B";
-}
-
 }  // namespace findings
 }  // namespace trtlens

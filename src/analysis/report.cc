@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <sstream>
 
 #include "analysis/time.h"
 #include "model/values.h"
@@ -112,6 +113,11 @@ std::optional<ConvCard> gemm_card(const Layer& l, const std::string& kind) {
   return cc;
 }
 
+std::string lower(std::string s) {
+  for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
 // The leading number of a device line's value ("7.001 GHz", "192 bits (ECC disabled)").
 std::optional<double> leading_number(const KeyValues& kv, const char* key) {
   for (const auto& [k, v] : kv)
@@ -121,6 +127,12 @@ std::optional<double> leading_number(const KeyValues& kv, const char* key) {
       if (end != v.c_str() && d > 0) return d;
     }
   return std::nullopt;
+}
+
+std::string value_of(const KeyValues& kv, const char* key) {
+  for (const auto& [k, v] : kv)
+    if (k == key) return v;
+  return {};
 }
 
 // Peak DRAM bandwidth of the device a run reports: 2 transfers per memory clock (DDR) times the
@@ -133,9 +145,35 @@ std::optional<double> peak_gbps(const RunInfo& r) {
   return 2 * *clock_ghz * *bus_bits / 8;
 }
 
-std::string lower(std::string s) {
-  for (char& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
+// "8.6" -> 86; nullopt for anything else.
+std::optional<int> sm_version(const std::string& cc) {
+  int major = 0, minor = 0;
+  char dot = 0;
+  std::istringstream in(cc);
+  if (!(in >> major >> dot >> minor) || dot != '.' || major <= 0 || minor < 0 || minor > 9)
+    return std::nullopt;
+  return major * 10 + minor;
+}
+
+// The precision a convolution or GEMM multiplies in: its input's, except that FP32 run by a
+// TF32 tensor-core kernel (TensorRT allows TF32 by default on Ampere and later) is TF32.
+std::string math_precision(const Layer& l) {
+  if (l.inputs.empty()) return {};
+  std::string p = l.inputs[0].dtype;
+  if (p == "FP32" && lower(l.tactic_name).find("tf32") != std::string::npos) return "TF32";
+  return p;
+}
+
+// Where the layer sits against the device's roofline: its MACs per byte against the ridge point
+// (peak MACs per second over peak bytes per second) of its math precision.
+void roofline(ConvCard& cc, const Layer& l, const DevicePeaks& d) {
+  cc.math = math_precision(l);
+  auto it = d.tflops.find(cc.math);
+  if (it == d.tflops.end()) return;
+  cc.peak_tflops = it->second;
+  if (cc.tflops) cc.tflops_percent = *cc.tflops / it->second * 100;
+  auto ridge = d.ridge.find(cc.math);
+  if (ridge != d.ridge.end()) cc.bound = cc.intensity >= ridge->second ? "compute" : "memory";
 }
 
 }  // namespace
@@ -151,6 +189,107 @@ std::string kernel_family(const Layer& l) {
   for (const auto& [needle, family] : kFamilies)
     if (t.find(needle) != std::string::npos) return family;
   return "other";
+}
+
+std::optional<double> macs_per_sm_clock(int sm, const std::string& math) {
+  // Dense multiply-accumulates per SM per clock, from NVIDIA's architecture whitepapers and
+  // datasheets (peak TFLOPS / (SMs x boost clock x 2)). Tensor-core rates are the full ones
+  // (professional parts, FP16 with FP16 accumulation): an upper bound for every part.
+  struct Rate {
+    int sm;
+    const char* math;
+    double macs;
+  };
+  static const Rate kRates[] = {
+      // Volta whitepaper: 64 FP32 cores and 8 tensor cores x 64 FP16 FMA per SM.
+      {70, "FP32", 64},
+      {70, "FP16", 512},
+      // Jetson AGX Xavier (Volta SM): 11 FP16 TFLOPS, 22 INT8 TOPS on 8 SMs at 1.377 GHz.
+      {72, "FP32", 64},
+      {72, "FP16", 512},
+      {72, "INT8", 1024},
+      // Turing whitepaper: 64 FP32 cores, 8 tensor cores x 64 FP16 FMA, INT8 twice FP16
+      // (T4: 65 FP16 TFLOPS, 130 INT8 TOPS on 40 SMs at 1.59 GHz).
+      {75, "FP32", 64},
+      {75, "FP16", 512},
+      {75, "INT8", 1024},
+      // A100 whitepaper: 64 FP32 cores, 4 tensor cores x 256 FP16 FMA (312 FP16/BF16, 156 TF32,
+      // 624 INT8 dense TFLOPS on 108 SMs at 1.41 GHz).
+      {80, "FP32", 64},
+      {80, "TF32", 512},
+      {80, "FP16", 1024},
+      {80, "BF16", 1024},
+      {80, "INT8", 2048},
+      // GA102 whitepaper: 128 FP32 cores, 4 tensor cores x 128 FP16 FMA (A40: 74.8 TF32, 149.7
+      // FP16/BF16, 299 INT8 dense TFLOPS on 84 SMs at 1.74 GHz).
+      {86, "FP32", 128},
+      {86, "TF32", 256},
+      {86, "FP16", 512},
+      {86, "BF16", 512},
+      {86, "INT8", 1024},
+      // Jetson AGX Orin technical brief: 2048 CUDA cores and 64 tensor cores in 16 SMs at
+      // 1.3 GHz, 5.3 FP32 TFLOPS, 170 sparse (85 dense) INT8 TOPS; FP16 half of INT8.
+      {87, "FP32", 128},
+      {87, "FP16", 1024},
+      {87, "INT8", 2048},
+      // Ada whitepaper: 128 FP32 cores, 4 tensor cores (RTX 6000 Ada: 182 TF32, 364 FP16/BF16,
+      // 728 FP8 and INT8 dense TFLOPS on 142 SMs at 2.505 GHz).
+      {89, "FP32", 128},
+      {89, "TF32", 256},
+      {89, "FP16", 512},
+      {89, "BF16", 512},
+      {89, "FP8", 1024},
+      {89, "INT8", 1024},
+      // H100 whitepaper: 128 FP32 cores; per SM per clock 1024 TF32, 2048 FP16/BF16, 4096 FP8
+      // and INT8 dense FMA (989 FP16 TFLOPS on 132 SMs at 1.83 GHz).
+      {90, "FP32", 128},
+      {90, "TF32", 1024},
+      {90, "FP16", 2048},
+      {90, "BF16", 2048},
+      {90, "FP8", 4096},
+      {90, "INT8", 4096},
+  };
+  for (const auto& r : kRates)
+    if (r.sm == sm && math == r.math) return r.macs;
+  return std::nullopt;
+}
+
+DevicePeaks device_peaks(const Capture& c, const Build& b) {
+  DevicePeaks d;
+  const RunInfo* run = nullptr;
+  for (const auto& r : c.runs)
+    if (!r.device.empty() && (!run || r.build_run == b.run)) run = &r;
+  if (!run) {
+    d.note =
+        "no device information in the inputs (trtexec's device lines or TREx metadata): "
+        "no roofline";
+    return d;
+  }
+  d.name = value_of(run->device, "Selected Device");
+  d.compute_capability = value_of(run->device, "Compute Capability");
+  d.sms = leading_number(run->device, "SMs");
+  d.clock_ghz = leading_number(run->device, "Application Compute Clock Rate");
+  if (!d.clock_ghz) d.clock_ghz = leading_number(run->device, "Compute Clock Rate");
+  d.gbps = peak_gbps(*run);
+  auto sm = sm_version(d.compute_capability);
+  if (!sm || !d.sms || !d.clock_ghz) {
+    d.note = "the device lines give no compute capability, SM count or clock: no compute roofline";
+    return d;
+  }
+  // GeForce cards accumulate TF32 and BF16 (always FP32-accumulated) at half rate (GA102 and
+  // Ada whitepapers: RTX 3090 35.6 TF32 TFLOPS against the A40's 74.8).
+  const bool geforce = d.name.find("GeForce") != std::string::npos;
+  for (const char* math : {"FP32", "TF32", "FP16", "BF16", "FP8", "INT8"})
+    if (auto macs = macs_per_sm_clock(*sm, math)) {
+      std::string m = math;
+      double rate = geforce && (m == "TF32" || m == "BF16") && *sm >= 80 ? *macs / 2 : *macs;
+      d.tflops[math] = *d.sms * *d.clock_ghz * 1e9 * rate * 2 / 1e12;
+      if (d.gbps) d.ridge[math] = d.tflops[math] * 1e12 / 2 / (*d.gbps * 1e9);
+    }
+  if (d.tflops.empty())
+    d.note = "compute capability " + d.compute_capability +
+             " is not in trtlens's table of peak rates: no compute roofline";
+  return d;
 }
 
 ReportFigures report_figures(const Capture& c, const Build& b) {
@@ -178,9 +317,7 @@ ReportFigures report_figures(const Capture& c, const Build& b) {
           f.throughput_qps = p.value;
           f.throughput_from = r.path + ": performance summary";
         }
-  for (const auto& r : c.runs)
-    if (r.build_run == b.run || !f.device_peak_gbps)
-      if (auto p = peak_gbps(r)) f.device_peak_gbps = p;
+  f.device = device_peaks(c, b);
   const BuildMemory& m = b.memory;
   f.device_persistent =
       m.total_device_persistent ? m.total_device_persistent : m.per_runner_device_persistent;
@@ -220,16 +357,25 @@ ReportFigures report_figures(const Capture& c, const Build& b) {
       card = gemm_card(l, pt);
     if (card) {
       card->layer = i;
-      if (card->gbps && f.device_peak_gbps)
-        card->bandwidth_percent = *card->gbps / *f.device_peak_gbps * 100;
+      if (card->gbps && f.device.gbps) card->bandwidth_percent = *card->gbps / *f.device.gbps * 100;
+      roofline(*card, l, f.device);
       f.cards.push_back(*card);
     }
-    if (pt == "PointWise" || pt == "PointWiseV2") {
-      PointwiseOps po{i, {}};
-      auto it = l.attributes.find("Operations");
-      if (it != l.attributes.end() && it->is_array())
+    if (pt == "PointWise" || pt == "PointWiseV2" || l.type == "PointWise" ||
+        l.type == "PointWiseV2") {
+      // Detailed layer JSON lists the generated operations (TensorRT 8.x "Operations", later
+      // "Instructions"); a log listing gives only the ONNX nodes fused into the layer.
+      PointwiseOps po{i, {}, "operations"};
+      for (const char* key : {"Operations", "Instructions"}) {
+        auto it = l.attributes.find(key);
+        if (it == l.attributes.end() || !it->is_array() || !po.ops.empty()) continue;
         for (const auto& op : *it)
           if (op.is_string()) po.ops.push_back(op.get<std::string>());
+      }
+      if (po.ops.empty() && !l.onnx_nodes.empty()) {
+        po.ops = l.onnx_nodes;
+        po.from = "ONNX nodes";
+      }
       f.pointwise.push_back(std::move(po));
     }
   }

@@ -39,6 +39,23 @@ struct ConvCard {
   std::optional<double> ms;                 // the layer's average time
   std::optional<double> tflops, gbps;       // achieved: 2 x MACs and bytes over the time
   std::optional<double> bandwidth_percent;  // gbps against the device's peak memory bandwidth
+  // The compute roofline, where the device is known: the precision the math runs in (the
+  // input's; FP32 run by a tf32 kernel counts as TF32), its peak, the achieved share of it and
+  // which roof the layer sits under (MACs per byte against the device's ridge point).
+  std::string math;
+  std::optional<double> peak_tflops, tflops_percent;
+  std::string bound;  // "compute", "memory" or "" when the device is unknown
+};
+
+// The device a run reports and its dense peak rates (public architecture figures scaled by the
+// SM count and clock trtexec printed).
+struct DevicePeaks {
+  std::string name, compute_capability;
+  std::optional<double> sms, clock_ghz;
+  std::optional<double> gbps;            // 2 x memory clock x bus width (DDR), GB/s
+  std::map<std::string, double> tflops;  // by math precision: FP32, TF32, FP16, BF16, INT8, FP8
+  std::map<std::string, double> ridge;   // MACs per byte where the roofs meet, by precision
+  std::string note;                      // why a roofline is missing, when it is
 };
 
 // Per-query latency of the run's --exportTimes trace (for the chart).
@@ -51,6 +68,7 @@ struct LatencySeries {
 struct PointwiseOps {
   size_t layer = 0;
   std::vector<std::string> ops;
+  std::string from;  // "operations" (layer JSON) or "ONNX nodes" (what a log listing gives)
 };
 
 struct ReportFigures {
@@ -66,9 +84,15 @@ struct ReportFigures {
   std::vector<ConvCard> cards;
   std::vector<PointwiseOps> pointwise;
   std::optional<LatencySeries> latency_series;
-  // From trtexec's device lines: 2 x memory clock x bus width (DDR), in GB/s.
-  std::optional<double> device_peak_gbps;
+  DevicePeaks device;
 };
+
+// Dense multiply-accumulates per SM per clock of compute capability `sm` (80 for 8.0) in a
+// math precision; nullopt when trtlens has no public figure for the pair.
+std::optional<double> macs_per_sm_clock(int sm, const std::string& math);
+
+// The device of the build's run (else of any run) with its peaks; empty when none is known.
+DevicePeaks device_peaks(const Capture& capture, const Build& build);
 
 // The kernel family of a tactic name: "cutlass", "xmma", "cudnn", "myelin", ... ("TensorRT"
 // for layers with no tactic name).

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "render/diff.h"
 #include "render/escape.h"
+#include "render/units.h"
 
 namespace trtlens {
 namespace {
@@ -15,21 +17,12 @@ json opt(const std::optional<T>& v) {
   return v ? json(*v) : json();
 }
 
-std::string num(double v, const char* fmt = "%.4g") {
-  char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 1e15)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else
-    std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
-std::string opt_text(const std::optional<double>& v) { return v ? num(*v) : "-"; }
+std::string opt_ms(const std::optional<double>& v) { return v ? human_ms(*v) : "-"; }
 
 std::string latency_text(const Latency& l) {
   auto v = l.median_ms ? l.median_ms : l.mean_ms;
   if (l.source == Latency::Source::None || !v) return "-";
-  return num(*v) + " ms (" + to_string(l.source) + ")";
+  return human_ms(*v) + " (" + to_string(l.source) + ")";
 }
 
 const Layer* layer_at(const CompareResult& c, const CompareRow& r, size_t k) {
@@ -51,24 +44,10 @@ json compare_json(const CompareResult& c) {
   j["schema"] = "trtlens-compare/1";
   auto builds = json::array();
   for (size_t k = 0; k < c.sides.size(); ++k) {
-    const DiffSide& s = c.sides[k];
     json b;
     b["index"] = k + 1;
-    b["inputs"] = s.label;
-    b["trt_version"] = s.trt_version.empty() ? json() : json(s.trt_version);
-    b["layers"] = s.layers;
-    b["running_layers"] = opt(s.running_layers);
-    b["reformats"] = opt(s.reformats);
-    b["reformat_ms"] = opt(s.reformat_ms);
-    b["sum_layer_ms"] = opt(s.sum_layer_ms);
-    b["weights_bytes"] = opt(s.weights_bytes);
-    b["peak_activation_bytes"] = opt(s.peak_activation_bytes);
-    b["engine_size_mib"] = opt(s.engine_size_mib);
-    const Latency& l = s.latency;
-    b["latency"] = {{"source", to_string(l.source)}, {"measured", l.measured()},
-                    {"median_ms", opt(l.median_ms)}, {"mean_ms", opt(l.mean_ms)},
-                    {"p99_ms", opt(l.p99_ms)},       {"cv_percent", opt(l.cv_percent)},
-                    {"queries", l.queries}};
+    const json side = diff_side_json(c.sides[k]);
+    for (const auto& [key, v] : side.items()) b[key] = v;
     builds.push_back(std::move(b));
   }
   j["builds"] = std::move(builds);
@@ -109,13 +88,13 @@ json compare_json(const CompareResult& c) {
 
 TextTable compare_totals_table(const CompareResult& c) {
   TextTable t;
-  t.headers = {"build",           "inputs", "TensorRT", "layers", "running reformats",
-               "sum of layer ms", "latency"};
+  t.headers = {"build",  "inputs", "TensorRT", "layers", "running reformats", "sum of layer time",
+               "latency"};
   t.right_align = {true, false, false, true, true, true, true};
   for (size_t k = 0; k < c.sides.size(); ++k) {
     const DiffSide& s = c.sides[k];
     t.rows.push_back({std::to_string(k + 1), s.label, s.trt_version, std::to_string(s.layers),
-                      s.reformats ? std::to_string(*s.reformats) : "-", opt_text(s.sum_layer_ms),
+                      s.reformats ? std::to_string(*s.reformats) : "-", opt_ms(s.sum_layer_ms),
                       latency_text(s.latency)});
   }
   return t;
@@ -128,9 +107,9 @@ TextTable compare_rows_table(const CompareResult& c, bool terminal) {
   const size_t n = c.builds.size();
   for (size_t k = 0; k < n; ++k) {
     std::string p = std::to_string(k + 1) + " ";
-    for (const char* h : {"type", "precision", "tactic", "ms"}) {
+    for (const char* h : {"type", "precision", "tactic", "time"}) {
       t.headers.push_back(p + h);
-      t.right_align.push_back(std::string(h) == "ms");
+      t.right_align.push_back(std::string(h) == "time");
     }
     if (k > 0 && !terminal) {
       t.headers.push_back(p + "aligned by");
@@ -151,7 +130,7 @@ TextTable compare_rows_table(const CompareResult& c, bool terminal) {
       row.push_back(l->type);
       row.push_back(prec);
       row.push_back(l->tactic.value_or(""));
-      row.push_back(l->time.average_ms ? num(*l->time.average_ms) : "");
+      row.push_back(l->time.average_ms ? human_ms(*l->time.average_ms) : "");
       if (k > 0 && !terminal) row.push_back(to_string(r.cells[k].by));
     }
     t.rows.push_back(std::move(row));

@@ -23,35 +23,21 @@ int kind_rank(const std::string& k) {
   return int(std::size(kKinds));
 }
 
-std::string num(double v) {
-  char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 1e15)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
-
-std::string value_text(const json& v) {
+std::string value_text(const json& v, const std::string& unit) {
   if (v.is_null()) return "-";
   if (v.is_string()) return v.get<std::string>();
-  if (v.is_number()) return num(v.get<double>());
+  if (v.is_number()) return human_value(v.get<double>(), unit);
   return v.dump();
 }
 
-std::string join(const std::vector<std::string>& xs, const char* sep) {
-  std::string s;
-  for (size_t i = 0; i < xs.size(); ++i) s += (i ? sep : "") + xs[i];
-  return s;
-}
+std::string percent(double p) { return human_number(std::round(p * 10) / 10); }
 
 std::string delta_text(const DiffChange& c) {
   if (!c.delta) return "";
-  std::string s = (*c.delta > 0 ? "+" : "") + num(*c.delta);
-  if (!c.unit.empty()) s += " " + c.unit;
+  std::string s = (*c.delta > 0 ? "+" : "") + human_value(*c.delta, c.unit);
   if (c.base.is_number() && c.base.get<double>() != 0 && c.unit != "layers")
     s += " (" + std::string(*c.delta > 0 ? "+" : "") +
-         num(std::round(*c.delta / c.base.get<double>() * 1000) / 10) + "%)";
+         percent(*c.delta / c.base.get<double>() * 100) + "%)";
   return s;
 }
 
@@ -90,23 +76,6 @@ json latency_json(const Latency& l) {
   return j;
 }
 
-json side_json(const DiffSide& s) {
-  json j;
-  j["inputs"] = s.label;
-  j["trt_version"] = s.trt_version.empty() ? json() : json(s.trt_version);
-  j["layers"] = s.layers;
-  j["running_layers"] = opt(s.running_layers);
-  j["reformats"] = opt(s.reformats);
-  j["reformat_bytes"] = opt(s.reformat_bytes);
-  j["reformat_ms"] = opt(s.reformat_ms);
-  j["sum_layer_ms"] = opt(s.sum_layer_ms);
-  j["weights_bytes"] = opt(s.weights_bytes);
-  j["peak_activation_bytes"] = opt(s.peak_activation_bytes);
-  j["engine_size_mib"] = opt(s.engine_size_mib);
-  j["latency"] = latency_json(s.latency);
-  return j;
-}
-
 std::string transitions_text(const DiffResult& d) {
   std::string s;
   for (const auto& t : d.transitions) {
@@ -127,16 +96,14 @@ std::string fusion_text(const DiffResult& d) {
 
 std::string figure_value(const std::optional<double>& v, const std::string& unit) {
   if (!v) return "-";
-  return num(*v) + (unit.empty() ? "" : " " + unit);
+  return human_value(*v, unit);
 }
 
 std::string figure_change(const HeadlineFigure& f) {
   if (!f.delta) return "";
   if (*f.delta == 0) return "unchanged";
-  std::string s = (*f.delta > 0 ? "+" : "") + num(*f.delta) + " " + f.unit;
-  if (f.percent)
-    s += " (" + std::string(*f.percent > 0 ? "+" : "") + num(std::round(*f.percent * 10) / 10) +
-         "%)";
+  std::string s = (*f.delta > 0 ? "+" : "") + human_value(*f.delta, f.unit);
+  if (f.percent) s += " (" + std::string(*f.percent > 0 ? "+" : "") + percent(*f.percent) + "%)";
   return s;
 }
 
@@ -174,13 +141,14 @@ std::vector<std::string> summary_lines(const DiffResult& d) {
     bool foldable = !c.delta;
     if (c.kind == "added" || c.kind == "removed") {
       text = c.kind + " " + c.what;
-      where = value_text(c.kind == "added" ? c.head : c.base);
+      where = value_text(c.kind == "added" ? c.head : c.base, c.unit);
     } else if (c.kind == "fusion") {
       text = "fusion " + c.what;
       foldable = false;
       if (!c.onnx_nodes.empty()) where += "  {" + join(c.onnx_nodes, ", ") + "}";
     } else {
-      text = c.kind + " " + c.what + ": " + value_text(c.base) + " -> " + value_text(c.head);
+      text = c.kind + " " + c.what + ": " + value_text(c.base, c.unit) + " -> " +
+             value_text(c.head, c.unit);
       std::string dt = delta_text(c);
       if (!dt.empty()) text += " (" + dt + ")";
     }
@@ -221,8 +189,8 @@ std::vector<std::string> summary_lines(const DiffResult& d) {
 json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
   json j;
   j["schema"] = "trtlens-diff/2";
-  j["base"] = side_json(d.base_side);
-  j["head"] = side_json(d.head_side);
+  j["base"] = diff_side_json(d.base_side);
+  j["head"] = diff_side_json(d.head_side);
   json h = json::object();
   for (const auto& f : d.headline) {
     json x;
@@ -318,7 +286,7 @@ json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
 namespace {
 std::string percent_text(const DiffChange& c) {
   if (!c.delta || !c.base.is_number() || c.base.get<double>() == 0 || c.unit == "layers") return "";
-  return num(std::round(*c.delta / c.base.get<double>() * 1000) / 10);
+  return exact_number(std::round(*c.delta / c.base.get<double>() * 1000) / 10);
 }
 }  // namespace
 
@@ -327,8 +295,8 @@ TextTable diff_changes_table(const DiffResult& d) {
   t.headers = {"kind", "what", "base", "head", "delta", "layers", "onnx nodes"};
   t.right_align = {false, false, false, false, true, false, false};
   for (const DiffChange* c : ranked(d))
-    t.rows.push_back({c->kind, c->what, value_text(c->base), value_text(c->head), delta_text(*c),
-                      layers_text(*c), join(c->onnx_nodes, ", ")});
+    t.rows.push_back({c->kind, c->what, value_text(c->base, c->unit), value_text(c->head, c->unit),
+                      delta_text(*c), layers_text(*c), join(c->onnx_nodes, ", ")});
   return t;
 }
 
@@ -336,10 +304,11 @@ TextTable diff_csv_table(const DiffResult& d, const std::vector<GateResult>& gat
   TextTable t;
   t.headers = {"section", "kind",          "what",        "base",        "head",       "delta",
                "unit",    "delta_percent", "base_layers", "head_layers", "onnx_nodes", "note"};
-  auto n = [](const std::optional<double>& v) { return v ? num(*v) : std::string(); };
+  auto n = [](const std::optional<double>& v) { return v ? exact_number(*v) : std::string(); };
   for (const auto& f : d.headline)
     t.rows.push_back({"headline", f.key, f.label, n(f.base), n(f.head), n(f.delta), f.unit,
-                      f.percent ? num(std::round(*f.percent * 10) / 10) : "", "", "", "", f.note});
+                      f.percent ? exact_number(std::round(*f.percent * 10) / 10) : "", "", "", "",
+                      f.note});
   for (const auto& tr : d.transitions)
     t.rows.push_back({"headline", "precision_transition", tr.from + "->" + tr.to, "", "",
                       std::to_string(tr.layers), "layers", "", "", "", "",
@@ -354,11 +323,11 @@ TextTable diff_csv_table(const DiffResult& d, const std::vector<GateResult>& gat
     auto raw = [](const json& v) {
       if (v.is_null()) return std::string();
       if (v.is_string()) return v.get<std::string>();
-      if (v.is_number()) return num(v.get<double>());
+      if (v.is_number()) return exact_number(v.get<double>());
       return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     };
     t.rows.push_back({"change", c->kind, c->what, raw(c->base), raw(c->head),
-                      c->delta ? num(*c->delta) : "", c->unit, percent_text(*c),
+                      c->delta ? exact_number(*c->delta) : "", c->unit, percent_text(*c),
                       join(c->base_layers, " | "), join(c->head_layers, " | "),
                       join(c->onnx_nodes, ", "), ""});
   }
@@ -455,8 +424,7 @@ void write_diff_terminal(const DiffResult& d, const std::vector<GateResult>& gat
   for (const auto& g : gates) {
     const Paint colour = !g.evaluated ? Paint::Error : g.breached ? Paint::Fail : Paint::Ok;
     os << paint(colour, gate_status(g)) << (g.evaluated && !g.breached ? "   " : " ")
-       << escape_terminal(g.rule)
-       << ": " << escape_terminal(g.message) << '\n';
+       << escape_terminal(g.rule) << ": " << escape_terminal(g.message) << '\n';
     if (!g.warning.empty()) os << "     warning: " << escape_terminal(g.warning) << '\n';
   }
   auto lines = summary_lines(d);
@@ -476,10 +444,7 @@ std::vector<DiffRow> diff_html_rows(const DiffResult& d) {
     auto text = [&c](const nlohmann::ordered_json& v) {
       if (v.is_null()) return std::string();
       if (v.is_string()) return v.get<std::string>();
-      if (v.is_number() && c.unit == "ms") return human_ms(v.get<double>());
-      if (v.is_number() && c.unit == "bytes" && v.get<double>() >= 0)
-        return human_bytes(uint64_t(v.get<double>()));
-      if (v.is_number()) return num(v.get<double>()) + (c.unit.empty() ? "" : " " + c.unit);
+      if (v.is_number()) return human_value(v.get<double>(), c.unit);
       return v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     };
     size_t n = std::max<size_t>({c.base_layers.size(), c.head_layers.size(), 1});
@@ -507,10 +472,7 @@ DiffHeadline diff_html_headline(const DiffResult& d, const std::vector<GateResul
   DiffHeadline h;
   auto value = [](std::optional<double> v, const std::string& unit) {
     if (!v) return std::string("?");
-    if (unit == "ms") return human_ms(v);
-    if (unit == "bytes")
-      return *v >= 0 ? human_bytes(uint64_t(*v)) : "-" + human_bytes(uint64_t(-*v));
-    return num(*v) + (unit.empty() ? "" : " " + unit);
+    return human_value(*v, unit);
   };
   for (const auto& f : d.headline) {
     if (!f.base && !f.head) continue;  // neither side knows it: nothing to compare
@@ -530,6 +492,23 @@ DiffHeadline diff_html_headline(const DiffResult& d, const std::vector<GateResul
     h.transitions.push_back(t.from + " -> " + t.to + ": " + std::to_string(t.layers) + " layers" +
                             (t.nodes ? ", " + std::to_string(t.nodes) + " ONNX nodes" : ""));
   return h;
+}
+
+json diff_side_json(const DiffSide& s) {
+  json j;
+  j["inputs"] = s.label;
+  j["trt_version"] = s.trt_version.empty() ? json() : json(s.trt_version);
+  j["layers"] = s.layers;
+  j["running_layers"] = opt(s.running_layers);
+  j["reformats"] = opt(s.reformats);
+  j["reformat_bytes"] = opt(s.reformat_bytes);
+  j["reformat_ms"] = opt(s.reformat_ms);
+  j["sum_layer_ms"] = opt(s.sum_layer_ms);
+  j["weights_bytes"] = opt(s.weights_bytes);
+  j["peak_activation_bytes"] = opt(s.peak_activation_bytes);
+  j["engine_size_mib"] = opt(s.engine_size_mib);
+  j["latency"] = latency_json(s.latency);
+  return j;
 }
 
 }  // namespace trtlens

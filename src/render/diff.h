@@ -14,6 +14,8 @@
 namespace trtlens {
 
 nlohmann::ordered_json diff_json(const DiffResult& d, const std::vector<GateResult>& gates);
+// One build's figures as diff and compare write them.
+nlohmann::ordered_json diff_side_json(const DiffSide& side);
 TextTable diff_changes_table(const DiffResult& d);
 // section,kind,what,base,head,delta,unit,delta_percent,...: headline rows, gate rows, changes.
 TextTable diff_csv_table(const DiffResult& d, const std::vector<GateResult>& gates);

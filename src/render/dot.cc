@@ -10,6 +10,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "analysis/summary.h"
 #include "render/escape.h"
 #include "render/views.h"
 
@@ -93,11 +94,6 @@ const std::vector<std::pair<std::string, std::string>>& precision_colors() {
       {"FP4", "#f4cae4"},   {"INT8", "#fdbf6f"},  {"UINT8", "#fee0b6"}, {"INT4", "#ffff99"},
       {"INT32", "#cab2d6"}, {"INT64", "#bc80bd"}, {"BOOL", "#d9d9d9"}};
   return colors;
-}
-
-// What the legend and colours call a layer's precision: its first output's dtype, as read.
-std::string first_output_dtype(const Layer& l) {
-  return l.outputs.empty() ? std::string() : l.outputs.front().dtype;
 }
 
 const std::vector<std::pair<std::string, std::string>>& diff_colors();
@@ -579,7 +575,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     if (!layer_drawn[i]) continue;
     const Layer& l = b.layers[i];
     ++type_count[l.type];
-    precisions_seen.insert(first_output_dtype(l));
+    precisions_seen.insert(output_precision(l));
     if (heat && group_of[i] < 0) {
       auto v = layer_value(l);
       if (v)
@@ -608,7 +604,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     type_colors[types[i].first] = i < palette ? kPalette[i] : kOtherColor;
   auto fill_of_layer = [&](const Layer& l) -> std::string {
     if (o.color_by == "type") return type_colors[l.type];
-    if (o.color_by == "precision") return precision_color(first_output_dtype(l));
+    if (o.color_by == "precision") return precision_color(output_precision(l));
     if (o.color_by == "diff") {
       auto it = o.diff_status.find(l.name);
       return diff_color(it == o.diff_status.end() ? "" : it->second);
@@ -629,7 +625,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     // The colour of the group's most common type or precision.
     std::map<std::string, size_t> n;
     for (size_t i = grp.first; i < grp.first + grp.count; ++i)
-      ++n[o.color_by == "type" ? b.layers[i].type : first_output_dtype(b.layers[i])];
+      ++n[o.color_by == "type" ? b.layers[i].type : output_precision(b.layers[i])];
     auto best = std::max_element(n.begin(), n.end(),
                                  [](const auto& x, const auto& y) { return x.second < y.second; });
     return o.color_by == "type" ? type_colors[best->first] : precision_color(best->first);

@@ -2,19 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "render/escape.h"
+#include "render/units.h"
 
 namespace trtlens {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
-}
 
 std::string where(const SourceLoc& s) { return s.path + ":" + std::to_string(s.line); }
 
@@ -22,13 +18,6 @@ std::string evidence_text(const Remark& r) {
   std::vector<std::string> v;
   for (const auto& e : r.evidence) v.push_back(where(e));
   return join(v);
-}
-
-std::string ms(std::optional<double> v) {
-  if (!v) return "";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", *v);
-  return buf;
 }
 
 bool keep(const Remark& r, const ExplainFilter& f) {
@@ -63,8 +52,8 @@ TextTable remarks_table(const Capture& c, const ExplainFilter& f) {
   for (const auto& r : c.remarks) {
     if (!keep(r, f)) continue;
     std::string reason = r.reason;
-    if (r.time_ms) reason += "; " + ms(r.time_ms) + " ms";
-    if (r.bytes) reason += "; " + std::to_string(*r.bytes) + " bytes";
+    if (r.time_ms) reason += "; " + human_ms(r.time_ms);
+    if (r.bytes) reason += "; " + human_bytes(r.bytes);
     t.rows.push_back({r.kind, r.category, join(r.onnx_nodes), r.layer, reason, evidence_text(r)});
   }
   return t;
@@ -117,7 +106,7 @@ TextTable dla_table(const Capture& c) {
 
 TextTable tuner_table(const Capture& c) {
   TextTable t;
-  t.headers = {"run", "iter", "route", "gpu ms", "accuracy", "status", "evidence"};
+  t.headers = {"run", "iter", "route", "gpu time", "accuracy", "status", "evidence"};
   t.right_align = {false, true, false, true, false, false, false};
   for (const auto& run : c.tuning)
     for (const auto& it : run.iterations) {
@@ -134,8 +123,9 @@ TextTable tuner_table(const Capture& c) {
                                                         : "started";
       if (it.iter == run.best_iter) status += ", best";
       if (!it.error_message.empty()) status += ": " + it.error_message;
-      t.rows.push_back({run.path, std::to_string(it.iter), it.route, ms(it.gpu_time_ms), join(acc),
-                        status, where(it.source)});
+      t.rows.push_back({run.path, std::to_string(it.iter), it.route,
+                        it.gpu_time_ms ? human_ms(it.gpu_time_ms) : "", join(acc), status,
+                        where(it.source)});
     }
   return t;
 }
@@ -174,35 +164,94 @@ void write_explain(const Capture& c, const std::string& what, const std::string&
 }
 
 void write_missed_section(const Capture& c, const std::string& format, std::ostream& os,
-                          size_t limit) {
-  std::vector<const Remark*> missed;
-  for (const auto& r : c.remarks)
-    if (r.kind == "missed" && r.repeats > 0) missed.push_back(&r);
+                          const Build* build, size_t limit) {
+  // Failures TensorRT reported (DLA and precision fallbacks) before what the evidence suggests.
+  auto rank = [](const std::string& category) {
+    return category == "dla" ? 0 : category == "precision" ? 1 : category == "fusion" ? 2 : 3;
+  };
+  struct Reason {
+    std::string category, text;
+    int count = 0;
+    std::vector<std::string> evidence;
+  };
+  struct Scope {
+    std::string name;
+    int rank = 4;
+    size_t first = 0;
+    std::vector<Reason> reasons;
+  };
+  std::vector<Scope> scopes;
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < c.remarks.size(); ++i) {
+    const Remark& r = c.remarks[i];
+    if (r.kind != "missed" || (build && r.build >= 0 && r.build != build->id)) continue;
+    auto [it, fresh] = index.emplace(r.scope, scopes.size());
+    if (fresh) scopes.push_back({r.scope, 4, i, {}});
+    Scope& s = scopes[it->second];
+    s.rank = std::min(s.rank, rank(r.category));
+    auto reason = std::find_if(s.reasons.begin(), s.reasons.end(), [&](const Reason& x) {
+      return x.category == r.category && x.text == r.reason;
+    });
+    if (reason == s.reasons.end()) {
+      s.reasons.push_back({r.category, r.reason, 0, {}});
+      reason = s.reasons.end() - 1;
+    }
+    ++reason->count;
+    for (const auto& e : r.evidence) {
+      std::string w = where(e);
+      if (std::find(reason->evidence.begin(), reason->evidence.end(), w) == reason->evidence.end())
+        reason->evidence.push_back(w);
+    }
+  }
+  if (scopes.empty()) return;
+  std::stable_sort(scopes.begin(), scopes.end(), [](const Scope& a, const Scope& b) {
+    return a.rank != b.rank ? a.rank < b.rank : a.first < b.first;
+  });
+  for (auto& s : scopes)
+    std::stable_sort(s.reasons.begin(), s.reasons.end(), [&](const Reason& a, const Reason& b) {
+      return rank(a.category) < rank(b.category);
+    });
+  auto evidence = [](const Reason& r) {
+    const size_t kShown = 5;
+    std::vector<std::string> v(r.evidence.begin(),
+                               r.evidence.begin() + std::min(kShown, r.evidence.size()));
+    std::string s = join(v);
+    if (r.evidence.size() > kShown)
+      s += ", " + std::to_string(r.evidence.size() - kShown) + " more";
+    return s;
+  };
   const bool html = format == "html";
-  os << (html ? "<h2>Missed</h2>\n" : "## Missed\n\n");
-  if (missed.empty()) {
-    os << (html ? "<p>No missed optimisation recorded in the inputs.</p>\n"
-                : "No missed optimisation recorded in the inputs.\n");
-    return;
-  }
-  if (html) os << "<ul>\n";
+  const std::string intro =
+      "What TensorRT did not do, one entry per ONNX scope: the fallbacks TensorRT reported first, "
+      "then what the evidence shows.";
+  if (html)
+    os << "<section id=\"missed\"><h2>Missed optimisations</h2>\n<p>" << escape_html(intro)
+       << "</p>\n<ul class=\"missed\">\n";
+  else
+    os << "### Missed optimisations\n\n" << intro << "\n\n";
   size_t n = 0;
-  for (const Remark* r : missed) {
+  for (const Scope& s : scopes) {
     if (n++ == limit) break;
-    std::string more = r->repeats > 1 ? " (" + std::to_string(r->repeats) + " times)" : "";
+    std::string name = s.name.empty() ? std::string("(no ONNX node)") : s.name;
     if (html)
-      os << "<li><b>" << escape_html(r->scope) << "</b> [" << escape_html(r->category) << "] "
-         << escape_html(r->reason) << escape_html(more) << " <small>"
-         << escape_html(evidence_text(*r)) << "</small></li>\n";
+      os << "<li><b>" << escape_html(name) << "</b><ul>";
     else
-      os << "- **" << escape_markdown(r->scope) << "** [" << r->category << "] "
-         << escape_markdown(r->reason) << more << " (" << escape_markdown(evidence_text(*r))
-         << ")\n";
+      os << "- **" << escape_markdown(name) << "**\n";
+    for (const Reason& r : s.reasons) {
+      std::string more = r.count > 1 ? " (" + std::to_string(r.count) + " times)" : "";
+      if (html)
+        os << "<li>[" << escape_html(r.category) << "] " << escape_html(r.text) << escape_html(more)
+           << " <small>" << escape_html(evidence(r)) << "</small></li>";
+      else
+        os << "  - [" << escape_markdown(r.category) << "] " << escape_markdown(r.text) << more
+           << (r.evidence.empty() ? "" : " (" + escape_markdown(evidence(r)) + ")") << "\n";
+    }
+    os << (html ? "</ul></li>\n" : "");
   }
-  if (missed.size() > limit)
-    os << (html ? "<li>" : "- ") << missed.size() - limit << " more (trtlens explain --kind missed)"
-       << (html ? "</li>\n" : "\n");
-  if (html) os << "</ul>\n";
+  if (scopes.size() > limit)
+    os << (html ? "<li>" : "- ") << scopes.size() - limit
+       << " more scopes (trtlens explain --kind missed lists them)" << (html ? "</li>\n" : "\n");
+  os << (html ? "</ul></section>\n" : "\n");
 }
 
 }  // namespace trtlens

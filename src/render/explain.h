@@ -27,9 +27,11 @@ nlohmann::ordered_json remarks_json(const Capture& c, const ExplainFilter& f);
 void write_explain(const Capture& c, const std::string& what, const std::string& format,
                    const ExplainFilter& f, std::ostream& os);
 
-// The report's "missed" section: failures only, one entry per ONNX scope and reason (folded
-// repeats counted), as Markdown or an HTML fragment.
+// The report's "missed" section: missed remarks only, one entry per ONNX scope with its distinct
+// reasons (repeats counted) and their evidence, TensorRT's reported fallbacks first; as Markdown
+// or an HTML section. Writes nothing when nothing was missed.
+// `build` keeps its remarks and those of no build (all when null).
 void write_missed_section(const Capture& c, const std::string& format, std::ostream& os,
-                          size_t limit = 50);
+                          const Build* build = nullptr, size_t limit = 50);
 
 }  // namespace trtlens

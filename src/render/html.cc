@@ -12,7 +12,9 @@
 #include "analysis/time.h"
 #include "model/values.h"
 #include "render/escape.h"
+#include "render/explain.h"
 #include "render/graph_view.h"
+#include "render/report_text.h"
 #include "render/runs.h"
 #include "render/svg.h"
 #include "render/units.h"
@@ -219,7 +221,7 @@ void write_summary_section(const Capture& c, const Build& b, std::ostream& os,
   kv(os, "weights", byt(m.total_weights));
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
-      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), fmt(p.value, "%.4g") + " " + p.unit);
+      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), human_value(p.value, p.unit));
   os << "</dl></section>\n";
 }
 
@@ -348,8 +350,6 @@ void write_environment_section(const Capture& c, std::ostream& os) {
   os << "</section>\n";
 }
 
-void write_graph_legend(const Build& b, const DotOptions& d, std::ostream& os);
-
 // The laid-out graph as inline SVG, or a note why not.
 void write_graph(const Build& b, ReportOptions& o, const std::string& id, std::ostream& os) {
   if (!o.graph) return;
@@ -432,9 +432,9 @@ void write_headline_section(const Capture& c, const Build& b, const ReportFigure
         exact(f.host_persistent));
   if (f.scratch) fig(os, "scratch", human_bytes(f.scratch), "TensorRT", exact(f.scratch));
   if (b.memory.context_memory_mib)
-    fig(os, "context memory", fmt(*b.memory.context_memory_mib, "%.3g MiB"), "TensorRT");
+    fig(os, "context memory", human_mib(b.memory.context_memory_mib), "TensorRT");
   if (b.memory.engine_size_mib)
-    fig(os, "engine size", fmt(*b.memory.engine_size_mib, "%.3g MiB"), "TensorRT");
+    fig(os, "engine size", human_mib(b.memory.engine_size_mib), "TensorRT");
   fig(os, "layers", format_layer_counts(b.totals));
   fig(os, "precision by count", precision_mix(f.precision, false));
   fig(os, "precision by time", precision_mix(f.precision, true));
@@ -679,16 +679,19 @@ void write_charts_section(const Build& b, const ReportFigures& f, std::ostream& 
 void write_card_section(const Build& b, const ReportFigures& f, ReportOptions& o,
                         std::ostream& os) {
   if (f.cards.empty()) return;
+  const bool roof = !f.device.tflops.empty();
   Table t{"card",
           {"layer", "kind", "MACs", "bytes", "MACs/byte", "GEMM M", "GEMM N", "GEMM K", "time",
            "TFLOPS", "GB/s"},
           {}};
-  if (f.device_peak_gbps) t.headers.push_back("% of peak GB/s");
+  if (roof) t.headers.insert(t.headers.end(), {"math", "% of peak TFLOPS"});
+  if (f.device.gbps) t.headers.push_back("% of peak GB/s");
+  if (roof && f.device.gbps) t.headers.push_back("bound");
+  auto opt = [](std::optional<double> v) -> Cell {
+    if (!v) return {""};
+    return {human_number(*v), v};
+  };
   for (const auto& cc : f.cards) {
-    auto opt = [](std::optional<double> v) -> Cell {
-      if (!v) return {""};
-      return {human_number(*v), v};
-    };
     t.rows.push_back({{b.layers[cc.layer].name},
                       {cc.kind},
                       {human_count(cc.macs), cc.macs, fmt(cc.macs, "%.0f") + " MACs"},
@@ -700,15 +703,21 @@ void write_card_section(const Build& b, const ReportFigures& f, ReportOptions& o
                       ms_cell(cc.ms),
                       opt(cc.tflops),
                       opt(cc.gbps)});
-    if (f.device_peak_gbps) t.rows.back().push_back(opt(cc.bandwidth_percent));
+    auto& row = t.rows.back();
+    if (roof) {
+      row.push_back({cc.math});
+      row.push_back(opt(cc.tflops_percent));
+    }
+    if (f.device.gbps) row.push_back(opt(cc.bandwidth_percent));
+    if (roof && f.device.gbps) row.push_back({cc.bound});
   }
   os << "<section id=\"card\"><h2>Convolution and GEMM report card</h2>\n<p>MACs, bytes "
         "(input + weights at the input's element size + output) and MACs per byte as TREx "
-        "computes them; implicit GEMM M = N·P·Q, N = K, K = C·R·S; TFLOPS = 2·MACs / time.</p>\n";
-  if (f.device_peak_gbps)
-    os << "<p>Device peak memory bandwidth from trtexec's device lines (2 × memory clock × bus "
-          "width): "
-       << escape_html(human_number(*f.device_peak_gbps, "GB/s")) << ".</p>\n";
+        "computes them; implicit GEMM M = N·P·Q, N = K, K = C·R·S; TFLOPS = 2·MACs / time. "
+        "A layer is compute-bound when its MACs per byte reach the device's ridge point (peak "
+        "MACs/s ÷ peak bytes/s) for its math precision, else memory-bound.</p>\n";
+  std::string device = device_roofline_text(f.device);
+  if (!device.empty()) os << "<p>Device: " << escape_html(device) << "</p>\n";
   write_table(t, o.max_rows, o.notes, os);
   os << "</section>\n";
 }
@@ -735,38 +744,13 @@ void write_kernels_section(const Build& b, const ReportFigures& f, ReportOptions
     for (const auto& pw : f.pointwise) {
       std::string ops;
       for (const auto& op : pw.ops) ops += (ops.empty() ? "" : "; ") + op;
+      if (pw.from != "operations" && !ops.empty()) ops = pw.from + ": " + ops;
       p.rows.push_back({{b.layers[pw.layer].name}, {ops}});
     }
     os << "<h3>Pointwise layers</h3>\n";
     write_table(p, o.max_rows, o.notes, os);
   }
   os << "</section>\n";
-}
-
-// What the graph's colours mean.
-void write_graph_legend(const Build& b, const DotOptions& d, std::ostream& os) {
-  os << "<div class=\"legend\">";
-  auto sw = [&](const std::string& color, const std::string& name) {
-    os << "<span><i style=\"background:" << color << "\"></i>" << escape_html(name) << "</span>";
-  };
-  if (d.color_by == "precision") {
-    std::set<std::string> seen;
-    for (const auto& l : b.layers) seen.insert(precision_or_unknown(l));
-    for (const auto& p : seen) sw(precision_color(p), p);
-  } else if (d.color_by == "time" || d.color_by == "memory") {
-    sw("#ffffff", "none");
-    sw("#ff9b9b", "half the largest");
-    sw("#ff3737", "the largest " + d.color_by);
-  } else if (d.color_by == "diff") {
-    std::set<std::string> kinds;
-    for (const auto& [layer, kind] : d.diff_status) kinds.insert(kind);
-    for (const auto& k : kinds) sw(diff_color(k), k);
-    sw("#ffffff", "unchanged");
-  } else {
-    os << "<span>fill: layer type</span>";
-  }
-  os << "<span>dashed brown border: reformat</span><span>dotted grey: elided (no kernel)</span>"
-        "</div>\n";
 }
 
 void write_diff_headline(const DiffHeadline& h, std::ostream& os) {
@@ -811,6 +795,10 @@ void write_nav(const Capture& c, const Build& b, const ReportFigures& f, bool ch
   if (charts) os << "<a href=\"#charts\">charts</a>";
   os << "<a href=\"#summary\">summary</a>";
   if (!c.findings.empty()) os << "<a href=\"#findings\">findings</a>";
+  if (std::any_of(c.remarks.begin(), c.remarks.end(), [&](const Remark& r) {
+        return r.kind == "missed" && (r.build < 0 || r.build == b.id);
+      }))
+    os << "<a href=\"#missed\">missed</a>";
   os << "<a href=\"#layers\">layers</a>";
   if (any_memory(b)) os << "<a href=\"#memory\">memory</a>";
   if (any_time(b)) os << "<a href=\"#time\">time</a>";
@@ -839,6 +827,7 @@ void write_html_report(const Capture& c, const Build& b, const ReportFigures& f,
   os << charts.str();
   write_summary_section(c, b, os);
   write_findings_section(c, b, o, os);
+  write_missed_section(c, "html", os, &b);
   write_layers_section(b, o, os);
   write_memory_section(b, o, os);
   write_time_section(b, o, os);
@@ -862,7 +851,7 @@ void write_html_runs_report(const Capture& c, ReportOptions& o, std::ostream& os
   for (const auto& [k, v] : run_headline(c, 20)) kv(os, k, v);
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
-      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), fmt(p.value, "%.4g") + " " + p.unit);
+      kv(os, p.metric + (p.stat.empty() ? "" : " " + p.stat), human_value(p.value, p.unit));
   os << "</dl></section>\n";
   if (!c.findings.empty()) {
     os << "<section id=\"findings\"><h2>Findings</h2><dl class=\"kv\">";

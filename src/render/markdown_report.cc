@@ -8,6 +8,8 @@
 #include "analysis/summary.h"
 #include "analysis/time.h"
 #include "render/escape.h"
+#include "render/explain.h"
+#include "render/report_text.h"
 #include "render/runs.h"
 #include "render/units.h"
 #include "render/views.h"
@@ -136,13 +138,44 @@ void write_chart_tables(const Build& b, const ReportFigures& f, std::ostream& os
     os << '\n';
   }
   if (!f.cards.empty()) {
+    const bool roof = !f.device.tflops.empty();
     os << "### Convolution and GEMM report card\n\n";
-    header(os, {"layer", "kind", "MACs", "bytes", "MACs/byte", "M", "N", "K", "time", "TFLOPS"});
-    for (const auto& cc : f.cards)
-      row(os, {escape_markdown(b.layers[cc.layer].name), cc.kind, human_count(cc.macs),
-               human_bytes(uint64_t(cc.bytes)), human_number(cc.intensity),
-               std::to_string(cc.gemm_m), std::to_string(cc.gemm_n), std::to_string(cc.gemm_k),
-               cc.ms ? human_ms(cc.ms) : "", cc.tflops ? human_number(*cc.tflops) : ""});
+    std::string device = device_roofline_text(f.device);
+    if (!device.empty()) os << "Device: " << escape_markdown(device) << "\n\n";
+    std::vector<std::string> cols = {"layer", "kind", "MACs", "bytes", "MACs/byte",
+                                     "M",     "N",    "K",    "time",  "TFLOPS"};
+    if (roof) cols.insert(cols.end(), {"math", "% of peak TFLOPS"});
+    if (f.device.gbps) cols.push_back("% of peak GB/s");
+    if (roof && f.device.gbps) cols.push_back("bound");
+    header(os, cols);
+    auto opt = [](std::optional<double> v) { return v ? human_number(*v) : std::string(); };
+    for (const auto& cc : f.cards) {
+      std::vector<std::string> r = {escape_markdown(b.layers[cc.layer].name),
+                                    cc.kind,
+                                    human_count(cc.macs),
+                                    human_bytes(uint64_t(cc.bytes)),
+                                    human_number(cc.intensity),
+                                    std::to_string(cc.gemm_m),
+                                    std::to_string(cc.gemm_n),
+                                    std::to_string(cc.gemm_k),
+                                    cc.ms ? human_ms(cc.ms) : "",
+                                    opt(cc.tflops)};
+      if (roof) r.insert(r.end(), {cc.math, opt(cc.tflops_percent)});
+      if (f.device.gbps) r.push_back(opt(cc.bandwidth_percent));
+      if (roof && f.device.gbps) r.push_back(cc.bound);
+      row(os, r);
+    }
+    os << '\n';
+  }
+  if (!f.pointwise.empty()) {
+    os << "### Pointwise layers\n\n";
+    header(os, {"pointwise layer", "operations"});
+    for (const auto& pw : f.pointwise) {
+      std::string ops;
+      for (const auto& op : pw.ops) ops += (ops.empty() ? "" : "; ") + op;
+      if (pw.from != "operations" && !ops.empty()) ops = pw.from + ": " + ops;
+      row(os, {escape_markdown(b.layers[pw.layer].name), escape_markdown(ops)});
+    }
     os << '\n';
   }
 }
@@ -172,12 +205,11 @@ void write_markdown_report(const Capture& c, const Build& b, const ReportFigures
   };
   for (const Tensor& t : s.inputs) row(os, {"input tensor", escape_markdown(described(t))});
   for (const Tensor& t : s.outputs) row(os, {"output tensor", escape_markdown(described(t))});
-  if (b.memory.engine_size_mib)
-    row(os, {"engine size", fmt(*b.memory.engine_size_mib, "%.3g MiB")});
+  if (b.memory.engine_size_mib) row(os, {"engine size", human_mib(b.memory.engine_size_mib)});
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
       row(os, {escape_markdown(p.metric + (p.stat.empty() ? "" : " " + p.stat)),
-               fmt(p.value, "%.4g") + " " + escape_markdown(p.unit)});
+               escape_markdown(human_value(p.value, p.unit))});
   os << '\n';
 
   std::vector<const Finding*> findings;
@@ -191,6 +223,8 @@ void write_markdown_report(const Capture& c, const Build& b, const ReportFigures
                escape_markdown(f->hint)});
     os << '\n';
   }
+
+  write_missed_section(c, "md", os, &b);
 
   std::vector<const Layer*> by_time, by_mem;
   for (const auto& l : b.layers) {
@@ -273,7 +307,7 @@ void write_markdown_runs_report(const Capture& c, std::ostream& os) {
   for (const auto& r : c.runs)
     for (const auto& p : r.perf)
       row(os, {escape_markdown(p.metric + (p.stat.empty() ? "" : " " + p.stat)),
-               fmt(p.value, "%.4g") + " " + escape_markdown(p.unit)});
+               escape_markdown(human_value(p.value, p.unit))});
   os << '\n';
   if (!c.findings.empty()) {
     os << "### Findings\n\n";

@@ -7,17 +7,12 @@
 #include "analysis/provenance.h"
 #include "render/escape.h"
 #include "render/json.h"
+#include "render/units.h"
 
 namespace trtlens {
 namespace {
 
 using ojson = nlohmann::ordered_json;
-
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
-  return s;
-}
 
 bool keep(const OnnxNode& n, const re2::RE2* filter) {
   return !filter || RE2::PartialMatch(n.name, *filter);

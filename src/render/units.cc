@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace trtlens {
 namespace {
@@ -27,6 +28,11 @@ std::string human_bytes(std::optional<uint64_t> bytes) {
     ++u;
   }
   return three_digits(v, units[u]);
+}
+
+std::string human_mib(std::optional<double> mib) {
+  if (!mib || !std::isfinite(*mib) || *mib < 0) return "?";
+  return human_bytes(uint64_t(*mib * 1048576 + 0.5));
 }
 
 std::string human_ms(std::optional<double> ms) {
@@ -58,6 +64,34 @@ std::string human_number(double v, const std::string& unit) {
   else
     std::snprintf(buf, sizeof buf, "%.3g", v);
   return unit.empty() ? std::string(buf) : std::string(buf) + " " + unit;
+}
+
+std::string human_value(double v, const std::string& unit) {
+  if (unit == "ms") return human_ms(v);
+  if (unit == "bytes") return v < 0 ? "-" + human_bytes(uint64_t(-v)) : human_bytes(uint64_t(v));
+  return human_number(v, unit);
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) s += sep;
+    s += parts[i];
+  }
+  return s;
+}
+
+std::string exact_number(double v) {
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int digits = 1; digits <= 17; ++digits) {  // the shortest that round-trips
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
 }
 
 }  // namespace trtlens

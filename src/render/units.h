@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace trtlens {
 
@@ -14,7 +16,16 @@ std::string human_bytes(std::optional<uint64_t> bytes);
 std::string human_ms(std::optional<double> ms);
 // "9.41 G", "118 M", "512": three significant digits with a decimal prefix (MACs, FLOPs).
 std::string human_count(double v);
+// A size TensorRT prints in MiB ("Engine size: 12.5 MiB"), in the same units as human_bytes.
+std::string human_mib(std::optional<double> mib);
 // "%.3g" of v followed by unit ("1.2e+03" never: plain digits up to 1e6).
 std::string human_number(double v, const std::string& unit = "");
+// A figure in its unit: "ms" and "bytes" (signed) as above, anything else a number and the unit.
+std::string human_value(double v, const std::string& unit);
+// The exact value for machine-read outputs (CSV): integers in full, else the shortest text that
+// reads back to the same double.
+std::string exact_number(double v);
+// "a, b, c".
+std::string join(const std::vector<std::string>& parts, std::string_view sep = ", ");
 
 }  // namespace trtlens

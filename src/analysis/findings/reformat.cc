@@ -3,6 +3,7 @@
 
 #include "analysis/findings/rules.h"
 #include "analysis/summary.h"
+#include "render/units.h"
 
 namespace trtlens::findings {
 namespace {
@@ -109,7 +110,7 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
       bytes += it.bytes, ms += it.avg_ms, share += it.share, sized = sized || it.bytes_known;
     std::string msg = std::to_string(g->items.size()) + " reformat layer" +
                       (g->items.size() == 1 ? " " : "s ") + g->why +
-                      (sized ? (g->items.size() == 1 ? " moves " : " move ") + format_bytes(bytes) +
+                      (sized ? (g->items.size() == 1 ? " moves " : " move ") + human_bytes(bytes) +
                                    " per inference"
                              : std::string(" (tensor sizes not given)"));
     if (v.has_time) msg += ", " + fmt(share, 1) + "% of layer time";

@@ -51,7 +51,6 @@ bool mentions_qdq(const Layer& l);    // Q/DQ node fused into the name or ONNX n
 // The dtype a layer computes in: its first input with a float or quantized dtype.
 std::string compute_dtype(const Layer& l);
 std::string fmt(double v, int decimals = 2);
-std::string format_bytes(uint64_t bytes);
 
 void reformat_rules(const BuildView& v, std::vector<Finding>& out);
 void slice_rules(const BuildView& v, std::vector<Finding>& out);  // a Slice changing dtype

@@ -3,6 +3,7 @@
 
 #include "analysis/findings/rules.h"
 #include "analysis/summary.h"
+#include "render/units.h"
 
 namespace trtlens::findings {
 namespace {
@@ -113,9 +114,8 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
   if (gpu && *gpu > 0 && v.total_avg_ms > 1.2 * *gpu) {
     Finding f = make_finding(
         v, "layer-sum-overhead", Severity::Warning,
-        "per-layer average times sum to " + fmt(v.total_avg_ms, 3) + " ms, " +
-            fmt(v.total_avg_ms / *gpu, 2) + "x the engine's GPU compute time of " + fmt(*gpu, 3) +
-            " ms",
+        "per-layer average times sum to " + human_ms(v.total_avg_ms) + ", " +
+            fmt(v.total_avg_ms / *gpu, 2) + "x the engine's GPU compute time of " + human_ms(*gpu),
         "Per-layer profiling adds event overhead to every layer; use the shares, not the "
         "absolute sum, and the performance summary for latency.");
     f.evidence = {{"layer_sum_ms", v.total_avg_ms},
