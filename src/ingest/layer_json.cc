@@ -19,6 +19,27 @@ constexpr size_t kMaxTypeDiagnostics = 50;
 
 std::string_view token(od::value& v) { return trim(v.raw_json_token()); }
 
+// A string value or key read in place when it holds no escape (nearly all do): On-Demand's
+// unescaping copies every string into a buffer as large as the file, which is both time and
+// peak memory. Escaped ones are unescaped as usual. The text was validated by the parser.
+std::string_view text_of(od::value& v) {
+  const std::string_view t = token(v);
+  if (t.size() >= 2 && t.front() == '"' && t.back() == '"' &&
+      t.find('\\') == std::string_view::npos)
+    return t.substr(1, t.size() - 2);
+  return v.get_string();
+}
+
+template <class Field>  // od::field, or the simdjson_result holding one
+std::string_view key_of(Field& f) {
+  const od::raw_json_string raw = f.key();
+  const char* p = reinterpret_cast<const char*>(raw.raw());
+  const char* q = p;
+  while (*q != '"' && *q != '\\') ++q;
+  if (*q == '"') return {p, size_t(q - p)};
+  return f.unescaped_key();
+}
+
 class Reader {
  public:
   Reader(Assembler& out, const std::string& path, std::string_view text)
@@ -30,7 +51,7 @@ class Reader {
     Tensor t;
     od::json_type type = v.type();
     if (type == od::json_type::string) {
-      t.name = std::string(std::string_view(v.get_string()));
+      t.name = std::string(text_of(v));
       return t;
     }
     if (type != od::json_type::object) {
@@ -40,7 +61,7 @@ class Reader {
     std::string combined, format, dtype;
     bool has_combined = false, has_format = false, has_dtype = false;
     for (auto field : v.get_object()) {
-      std::string_view key = field.unescaped_key();
+      std::string_view key = key_of(field);
       od::value value = field.value();
       if (key == "Name") {
         string_field(value, where, " Name", t.name);
@@ -81,7 +102,7 @@ class Reader {
     extra_.clear();
     const std::string where = "layer " + std::to_string(index);
     for (auto field : v.get_object()) {
-      std::string_view key = field.unescaped_key();
+      std::string_view key = key_of(field);
       od::value value = field.value();
       if (key == "Name") {
         if (!string_field(value, where, " Name", layer.name)) keep(key, value);
@@ -151,7 +172,7 @@ class Reader {
                      "), not a string");
       return false;
     }
-    into = std::string(std::string_view(v.get_string()));
+    into = std::string(text_of(v));
     return true;
   }
 
@@ -208,7 +229,7 @@ class Reader {
     std::string_view text;
     std::string s;
     if (type == od::json_type::string) {
-      s = std::string(std::string_view(v.get_string()));
+      s = std::string(text_of(v));
       text = s;
     } else if (type == od::json_type::number) {
       text = token(v);
@@ -237,7 +258,7 @@ class Reader {
       }
       first = false;
       for (auto field : p.get_object()) {
-        if (std::string_view(field.unescaped_key()) != "Format") continue;
+        if (std::string_view(key_of(field)) != "Format") continue;
         od::value f = field.value();
         string_field(f, where, " ProfileInfo Format", format);
       }
@@ -252,7 +273,7 @@ class Reader {
         ojson o = ojson::object();
         auto& items = static_cast<ojson::object_t::Container&>(o.get_ref<ojson::object_t&>());
         for (auto field : v.get_object()) {
-          std::string name(std::string_view(field.unescaped_key()));
+          std::string name(std::string_view(key_of(field)));
           items.emplace_back(std::move(name), to_json(field.value(), key));
         }
         return o;
@@ -263,7 +284,7 @@ class Reader {
         return a;
       }
       case od::json_type::string:
-        return std::string(std::string_view(v.get_string()));
+        return std::string(text_of(v));
       case od::json_type::boolean:
         return bool(v.get_bool());
       case od::json_type::null:
@@ -367,7 +388,7 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
         Layer layer;
         od::json_type type = v.type();
         if (type == od::json_type::string) {
-          layer.name = std::string(std::string_view(v.get_string()));
+          layer.name = std::string(text_of(v));
         } else if (type == od::json_type::object) {
           layer = reader.layer(v, index);
           names_only = false;
@@ -387,7 +408,7 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
       read_layers(doc.get_array());
     } else if (doc.type() == od::json_type::object) {
       for (auto field : doc.get_object()) {
-        std::string_view key = field.unescaped_key();
+        std::string_view key = key_of(field);
         od::value value = field.value();
         const bool is_list = value.type() == od::json_type::array;
         if ((key == "Layers" || key == "layers" || key == "LayerInfo" || key == "layerInfo") &&
