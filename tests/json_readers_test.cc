@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ingest/json_text.h"
 #include "test_support.h"
 
 namespace trtlens {
@@ -155,6 +156,104 @@ TEST_F(JsonReaders, LayerJsonInvalidJsonNamesTheLine) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("trtlens: " + p + ":3: invalid JSON: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+TEST_F(JsonReaders, LayerJsonRepeatedFormatsKeepEachTensorsOwn) {
+  // The reader parses each distinct format string once; every tensor still gets its own.
+  // Expected values read from the format strings by eye (TensorRT's wording).
+  const char* int8_32 = "Thirty-two wide channel vectorized row major Int8 format";
+  const char* fp32 = "Row major linear FP32";
+  const char* hwc8 = "Channel major FP16 format where channel % 8 == 0";
+  std::string text = R"({"Layers": [)";
+  for (int i = 0; i < 30; ++i) {
+    const char* in = i % 3 == 0 ? int8_32 : i % 3 == 1 ? fp32 : hwc8;
+    const char* out = i % 2 ? fp32 : int8_32;
+    text += std::string(i ? "," : "") + R"({"Name": "l)" + std::to_string(i) +
+            R"(", "LayerType": "Reformat", "Inputs": [{"Name": "a", "Dimensions": [1, 64, 8, 8],
+            "Format/Datatype": ")" +
+            in + R"("}], "Outputs": [{"Name": "b", "Dimensions": [1, 64, 8, 8],
+            "Format/Datatype": ")" +
+            out + R"("}], "Weights": {"Type": "Int8", "Count": )" + std::to_string(i) + "}}";
+  }
+  text += "]}";
+  Capture c = load({write("formats.json", text)});
+  const Build& b = c.builds.at(0);
+  ASSERT_EQ(b.layers.size(), 30u);
+  for (int i = 0; i < 30; ++i) {
+    SCOPED_TRACE(i);
+    const Tensor& in = b.layers[size_t(i)].inputs.at(0);
+    const Tensor& out = b.layers[size_t(i)].outputs.at(0);
+    if (i % 3 == 0) {
+      EXPECT_EQ(in.format, int8_32);
+      EXPECT_EQ(in.dtype, "INT8");
+      EXPECT_EQ(in.vector_width, 32);
+      EXPECT_EQ(in.vector_axis, 1);
+    } else if (i % 3 == 1) {
+      EXPECT_EQ(in.format, fp32);
+      EXPECT_EQ(in.dtype, "FP32");
+      EXPECT_EQ(in.vector_width, 0);
+    } else {
+      EXPECT_EQ(in.format, hwc8);
+      EXPECT_EQ(in.dtype, "FP16");
+    }
+    EXPECT_EQ(out.dtype, i % 2 ? "FP32" : "INT8");
+    EXPECT_EQ(out.vector_width, i % 2 ? 0 : 32);
+    // Other keys: one per layer, its own value.
+    EXPECT_EQ(b.layers[size_t(i)].attributes.at("Weights").at("Count"), i);
+  }
+}
+
+TEST(JsonText, NewlinesCountedAsStdCountDoes) {
+  // Every length and start offset around the 16-byte steps and the 255-step flush.
+  std::string s;
+  uint32_t x = 12345;
+  for (int i = 0; i < 9000; ++i) {
+    x = x * 1103515245u + 12345u;
+    s.push_back((x >> 16) % 5 == 0 ? '\n' : char('a' + (x >> 20) % 26));
+  }
+  for (size_t start : {0, 1, 7, 15, 16, 17}) {
+    for (size_t n : {0, 1, 15, 16, 17, 31, 33, 255 * 16 - 1, 255 * 16, 255 * 16 + 5, 8000}) {
+      const auto want =
+          uint64_t(std::count(s.begin() + long(start), s.begin() + long(start + n), '\n'));
+      EXPECT_EQ(count_newlines(s.data() + start, n), want) << start << " " << n;
+    }
+  }
+  EXPECT_EQ(count_lines("a\nb"), 2u);
+  EXPECT_EQ(count_lines("a\nb\n"), 2u);
+}
+
+TEST(JsonText, RawControlBytesAndDepthFoundAtEveryOffset) {
+  // The scan skips 16 bytes at a time: a control byte inside a string, an escaped quote, and
+  // brackets inside strings are found (or ignored) wherever they fall.
+  for (size_t pad = 0; pad < 40; ++pad) {
+    SCOPED_TRACE(pad);
+    const std::string lead(pad, ' ');
+    const std::string name(pad, 'n');
+    EXPECT_FALSE(json_needs_sanitizing(lead + R"({"a": ")" + name + R"(\"[[[{{", "b": [1, 2]})"));
+    EXPECT_TRUE(json_needs_sanitizing(lead + R"({"a": ")" + name + "\x1e" + R"(x"})"));
+    EXPECT_TRUE(json_needs_sanitizing(lead + R"({"a": ")" + name + R"(\")" + "\t" + R"("})"));
+    // Line ends outside strings are whitespace, not raw control bytes in a string.
+    EXPECT_FALSE(json_needs_sanitizing(lead + "{\n\t\"a\":\r\n \"" + name + "\"\n}\n"));
+    // Depth: brackets inside a string do not count; real ones past the limit do.
+    const std::string deep(size_t(kJsonDepthLimit) + 1, '[');
+    EXPECT_FALSE(json_needs_sanitizing(lead + "[\"" + name + deep + "\"]"));
+    EXPECT_TRUE(json_needs_sanitizing(lead + name.substr(0, 0) + deep));
+  }
+}
+
+TEST(JsonText, SimdjsonRunsTheBestKernelTheCpuHas) {
+  // Debian's libsimdjson picks its kernel at run time (stage 1, UTF-8 checks and string
+  // unescaping run in it); the portable one would mean the dispatch failed. The CPU's own
+  // flags, read by the compiler's builtins, say which kernel it can run.
+  const std::string active = simdjson::get_active_implementation()->name();
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+      __builtin_cpu_supports("pclmul"))
+    EXPECT_TRUE(active == "haswell" || active == "icelake") << active;
+  else if (__builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("pclmul"))
+    EXPECT_EQ(active, "westmere");
+  else
+    GTEST_SKIP() << "CPU without SSE4.2: the portable kernel is the right one";
 }
 
 // TRT 11 inspector layouts: one fixture per way a tensor states its format and data type.

@@ -214,9 +214,10 @@ class Differ {
       // Layout only (vector width, channel order): a dtype change alone is a precision fact.
       bool verbatim = !b[i].format.empty() && !h[i].format.empty();
       bool layout_changed = b[i].vector_width != h[i].vector_width;
-      if (verbatim)
-        layout_changed = layout_changed || parse_format(b[i].format).channel_last !=
-                                               parse_format(h[i].format).channel_last;
+      // Equal strings parse alike: most tensors keep their format, and parsing is the cost.
+      if (verbatim && !layout_changed && b[i].format != h[i].format)
+        layout_changed =
+            parse_format(b[i].format).channel_last != parse_format(h[i].format).channel_last;
       if (!layout_changed) continue;
       layer_change("format", side + " " + std::to_string(i), format_label(b[i], verbatim),
                    format_label(h[i], verbatim));

@@ -1,5 +1,7 @@
 #include "ingest/json_text.h"
 
+#include <emmintrin.h>  // SSE2: part of every x86-64, so no -march and no dispatch needed
+
 #include <algorithm>
 #include <cstdio>
 
@@ -59,13 +61,35 @@ JsonSanitizeResult sanitize_json(const std::string& in, int depth_limit) {
   return r;
 }
 
+// GCC does not vectorise std::count at -O2; this counts 16 bytes per step (a tenth of the
+// instructions), which matters because every JSON input is counted once more for its lines.
+uint64_t count_newlines(const char* p, size_t n) {
+  uint64_t total = 0;
+  const __m128i nl = _mm_set1_epi8('\n');
+  size_t i = 0;
+  while (n - i >= 16) {
+    // Byte counters of up to 255 steps, then summed by SAD.
+    __m128i acc = _mm_setzero_si128();
+    const size_t steps = std::min<size_t>((n - i) / 16, 255);
+    for (size_t k = 0; k < steps; ++k, i += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, nl));
+    }
+    const __m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+    total += uint64_t(_mm_cvtsi128_si64(sums)) +
+             uint64_t(_mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums)));
+  }
+  for (; i < n; ++i) total += p[i] == '\n';
+  return total;
+}
+
 uint64_t line_of_offset(const std::string& text, size_t pos) {
   pos = std::min(pos, text.size());
-  return 1 + uint64_t(std::count(text.begin(), text.begin() + long(pos), '\n'));
+  return 1 + count_newlines(text.data(), pos);
 }
 
 uint64_t count_lines(const std::string& text) {
-  uint64_t n = uint64_t(std::count(text.begin(), text.end(), '\n'));
+  uint64_t n = count_newlines(text.data(), text.size());
   return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
 }
 
@@ -77,7 +101,23 @@ namespace {
 struct JsonShape {
   bool raw_control = false;
   bool too_deep = false;
+  uint64_t depth2_objects = 0;  // objects directly inside the root array or object
 };
+
+// Bit k set when byte k of the 16 at `p` is one json_shape must look at: a quote, a backslash,
+// a bracket or brace, or a control byte. Names and indentation are skipped 16 bytes at a time.
+inline unsigned special_bytes(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  auto eq = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+  // Unsigned c < 0x20: min(c, 0x1f) == c.
+  const __m128i ctrl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+  // '[' 0x5b, '\\' 0x5c, ']' 0x5d and '{' 0x7b, '}' 0x7d: clear bit 5 and compare once.
+  const __m128i folded = _mm_andnot_si128(_mm_set1_epi8(0x20), v);
+  const __m128i brackets = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8(0x5b)),
+                                                     _mm_cmpeq_epi8(folded, _mm_set1_epi8(0x5d))),
+                                        eq('\\'));
+  return unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ctrl, brackets), eq('"'))));
+}
 
 JsonShape json_shape(const std::string& s, int limit) {
   JsonShape r;
@@ -85,6 +125,14 @@ JsonShape json_shape(const std::string& s, int limit) {
   int depth = 0;
   const size_t n = s.size();
   for (size_t i = 0; i < n; ++i) {
+    if (n - i >= 16) {
+      const unsigned m = special_bytes(s.data() + i);
+      if (m == 0) {
+        i += 15;
+        continue;
+      }
+      i += unsigned(__builtin_ctz(m));
+    }
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (in_string) {
       if (c == '\\')
@@ -99,8 +147,10 @@ JsonShape json_shape(const std::string& s, int limit) {
       case '"':
         in_string = true;
         break;
-      case '[':
       case '{':
+        if (depth == 1) ++r.depth2_objects;
+        [[fallthrough]];
+      case '[':
         if (++depth > limit) {
           r.too_deep = true;
           return r;
@@ -119,8 +169,9 @@ JsonShape json_shape(const std::string& s, int limit) {
 
 }  // namespace
 
-bool json_needs_sanitizing(const std::string& text) {
+bool json_needs_sanitizing(const std::string& text, uint64_t* records) {
   const JsonShape shape = json_shape(text, kJsonDepthLimit);
+  if (records) *records = shape.depth2_objects;
   return shape.raw_control || shape.too_deep || !simdjson::validate_utf8(text.data(), text.size());
 }
 
@@ -152,7 +203,7 @@ uint64_t LineCounter::line_at(const char* p) {
     pos_ = 0;
     line_ = 1;
   }
-  line_ += uint64_t(std::count(text_.begin() + long(pos_), text_.begin() + long(off), '\n'));
+  line_ += count_newlines(text_.data() + pos_, off - pos_);
   pos_ = off;
   return line_;
 }

@@ -23,6 +23,9 @@ struct JsonSanitizeResult {
 
 JsonSanitizeResult sanitize_json(const std::string& in, int depth_limit = 512);
 
+// '\n' bytes in [p, p + n).
+uint64_t count_newlines(const char* p, size_t n);
+
 // 1-based line of byte offset `pos` in `text` (for error messages).
 uint64_t line_of_offset(const std::string& text, size_t pos);
 
@@ -33,7 +36,9 @@ constexpr int kJsonDepthLimit = 512;
 
 // Raw control bytes (inside strings, invalid JSON), nesting deeper than kJsonDepthLimit, or
 // bytes that are not UTF-8: not for the strict parser as it is.
-bool json_needs_sanitizing(const std::string& text);
+// `records` (when given) gets the number of objects directly inside the root value (the
+// records of a profile), so a reader can size its list once.
+bool json_needs_sanitizing(const std::string& text, uint64_t* records = nullptr);
 
 // `text` made ready for simdjson in place: sanitised only when it holds raw control bytes or
 // bytes that are not UTF-8 (a warning says how many were replaced), then given the parser's

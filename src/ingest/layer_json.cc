@@ -19,6 +19,27 @@ constexpr size_t kMaxTypeDiagnostics = 50;
 
 std::string_view token(od::value& v) { return trim(v.raw_json_token()); }
 
+// A string value or key read in place when it holds no escape (nearly all do): On-Demand's
+// unescaping copies every string into a buffer as large as the file, which is both time and
+// peak memory. Escaped ones are unescaped as usual. The text was validated by the parser.
+std::string_view text_of(od::value& v) {
+  const std::string_view t = token(v);
+  if (t.size() >= 2 && t.front() == '"' && t.back() == '"' &&
+      t.find('\\') == std::string_view::npos)
+    return t.substr(1, t.size() - 2);
+  return v.get_string();
+}
+
+template <class Field>  // od::field, or the simdjson_result holding one
+std::string_view key_of(Field& f) {
+  const od::raw_json_string raw = f.key();
+  const char* p = reinterpret_cast<const char*>(raw.raw());
+  const char* q = p;
+  while (*q != '"' && *q != '\\') ++q;
+  if (*q == '"') return {p, size_t(q - p)};
+  return f.unescaped_key();
+}
+
 class Reader {
  public:
   Reader(Assembler& out, const std::string& path, std::string_view text)
@@ -30,7 +51,7 @@ class Reader {
     Tensor t;
     od::json_type type = v.type();
     if (type == od::json_type::string) {
-      t.name = std::string(std::string_view(v.get_string()));
+      t.name = std::string(text_of(v));
       return t;
     }
     if (type != od::json_type::object) {
@@ -40,22 +61,22 @@ class Reader {
     std::string combined, format, dtype;
     bool has_combined = false, has_format = false, has_dtype = false;
     for (auto field : v.get_object()) {
-      std::string_view key = field.unescaped_key();
+      std::string_view key = key_of(field);
       od::value value = field.value();
       if (key == "Name") {
-        string_field(value, where + " Name", t.name);
+        string_field(value, where, " Name", t.name);
       } else if (key == "Location") {
-        string_field(value, where + " Location", t.location);
+        string_field(value, where, " Location", t.location);
       } else if (key == "Dimensions") {
         dims(value, where, t);
       } else if (key == "Format/Datatype") {
-        has_combined = string_field(value, where + " Format/Datatype", combined);
+        has_combined = string_field(value, where, " Format/Datatype", combined);
       } else if (key == "Format") {
-        has_format = string_field(value, where + " Format", format);
+        has_format = string_field(value, where, " Format", format);
       } else if (key == "Datatype" || key == "DataType" || key == "Data Type") {
-        has_dtype = string_field(value, where + " " + std::string(key), dtype);
+        has_dtype = string_field(value, where, key, dtype);
       } else if (key == "IOMode" && io_mode) {
-        string_field(value, where + " IOMode", *io_mode);
+        string_field(value, where, " IOMode", *io_mode);
       } else if (key == "ProfileInfo" && profile_format) {
         profile_info(value, where, *profile_format);
       }
@@ -64,9 +85,9 @@ class Reader {
     }
     // The combined key wins over the TRT 11 split "Format"; a data type key wins for the dtype.
     if (has_combined)
-      apply_format(t, combined);
+      set_format(t, combined);
     else if (has_format)
-      apply_format(t, format);
+      set_format(t, format);
     if (has_dtype) {
       DtypeResult d = canonical_dtype(dtype);
       t.dtype = d.dtype;
@@ -78,14 +99,15 @@ class Reader {
   Layer layer(od::value v, size_t index) {
     Layer layer;
     key_index_.clear();
+    extra_.clear();
     const std::string where = "layer " + std::to_string(index);
     for (auto field : v.get_object()) {
-      std::string_view key = field.unescaped_key();
+      std::string_view key = key_of(field);
       od::value value = field.value();
       if (key == "Name") {
-        if (!string_field(value, where + " Name", layer.name)) keep(layer, key, value);
+        if (!string_field(value, where, " Name", layer.name)) keep(key, value);
       } else if (key == "LayerType") {
-        if (!string_field(value, where + " LayerType", layer.type)) keep(layer, key, value);
+        if (!string_field(value, where, " LayerType", layer.type)) keep(key, value);
       } else if (key == "Inputs" || key == "Outputs") {
         auto& list = key == "Inputs" ? layer.inputs : layer.outputs;
         const std::string side = where + " " + std::string(key);
@@ -99,16 +121,25 @@ class Reader {
       } else if (key == "TacticValue") {
         tactic(value, where, layer);
       } else if (key == "TacticName") {
-        if (!string_field(value, where + " TacticName", layer.tactic_name)) keep(layer, key, value);
+        if (!string_field(value, where, " TacticName", layer.tactic_name)) keep(key, value);
       } else if (key == "StreamId") {
         int64_t id = 0;
-        if (integer(value, where + " StreamId", id) && id >= INT32_MIN && id <= INT32_MAX)
+        if (integer(value, where, " StreamId", -1, id) && id >= INT32_MIN && id <= INT32_MAX)
           layer.stream_id = int(id);
       } else if (key == "Metadata") {
-        if (!string_field(value, where + " Metadata", layer.metadata)) keep(layer, key, value);
+        if (!string_field(value, where, " Metadata", layer.metadata)) keep(key, value);
       } else {
-        keep(layer, key, value);
+        keep(key, value);
       }
+    }
+    if (!extra_.empty()) {
+      // Moved in once, at their final count: growing the attribute list key by key would copy
+      // every key on each reallocation (its keys are const).
+      auto& items =
+          static_cast<ojson::object_t::Container&>(layer.attributes.get_ref<ojson::object_t&>());
+      items.reserve(extra_.size());
+      for (auto& [k, val] : extra_) items.emplace_back(std::move(k), std::move(val));
+      extra_.clear();
     }
     return layer;
   }
@@ -130,33 +161,42 @@ class Reader {
 
  private:
   // True when `v` is a string (copied to `into`); otherwise diagnosed.
-  bool string_field(od::value& v, const std::string& what, std::string& into) {
+  bool string_field(od::value& v, const std::string& where, std::string_view field,
+                    std::string& into) {
     od::json_type type = v.type();
     if (type != od::json_type::string) {
+      std::string what = where;
+      if (field.empty() || field.front() != ' ') what += ' ';
+      what += field;
       problem(v, what + " is " + json_type_name(type) + " (" + std::string(token(v).substr(0, 40)) +
                      "), not a string");
       return false;
     }
-    into = std::string(std::string_view(v.get_string()));
+    into = std::string(text_of(v));
     return true;
   }
 
   // A JSON integer that fits int64 (read from its text: 1.5, 3e2 and out-of-range values are
   // not silently rounded or dropped).
-  bool integer(od::value& v, const std::string& what, int64_t& into) {
+  // The field is named as `where` + `field` + "[index]" (index >= 0), built only for a message.
+  bool integer(od::value& v, const std::string& where, const char* field, long index,
+               int64_t& into) {
+    auto what = [&] {
+      return where + field + (index >= 0 ? "[" + std::to_string(index) + "]" : std::string());
+    };
     od::json_type type = v.type();
     if (type != od::json_type::number) {
-      problem(v, what + " is " + json_type_name(type) + ", not an integer");
+      problem(v, what() + " is " + json_type_name(type) + ", not an integer");
       return false;
     }
     std::string_view t = token(v);
     auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), into);
     if (ec == std::errc::result_out_of_range) {
-      problem(v, what + " " + std::string(t) + " does not fit a 64-bit integer");
+      problem(v, what() + " " + std::string(t) + " does not fit a 64-bit integer");
       return false;
     }
     if (ec != std::errc() || end != t.data() + t.size()) {
-      problem(v, what + " " + std::string(t) + " is not an integer");
+      problem(v, what() + " " + std::string(t) + " is not an integer");
       return false;
     }
     return true;
@@ -174,7 +214,7 @@ class Reader {
     for (auto item : v.get_array()) {
       od::value d = item.value();
       int64_t n = 0;
-      if (integer(d, where + " Dimensions[" + std::to_string(k++) + "]", n))
+      if (integer(d, where, " Dimensions", long(k++), n))
         dims.push_back(n);
       else
         ok = false;
@@ -189,7 +229,7 @@ class Reader {
     std::string_view text;
     std::string s;
     if (type == od::json_type::string) {
-      s = std::string(std::string_view(v.get_string()));
+      s = std::string(text_of(v));
       text = s;
     } else if (type == od::json_type::number) {
       text = token(v);
@@ -218,9 +258,9 @@ class Reader {
       }
       first = false;
       for (auto field : p.get_object()) {
-        if (std::string_view(field.unescaped_key()) != "Format") continue;
+        if (std::string_view(key_of(field)) != "Format") continue;
         od::value f = field.value();
-        string_field(f, where + " ProfileInfo Format", format);
+        string_field(f, where, " ProfileInfo Format", format);
       }
     }
   }
@@ -233,7 +273,7 @@ class Reader {
         ojson o = ojson::object();
         auto& items = static_cast<ojson::object_t::Container&>(o.get_ref<ojson::object_t&>());
         for (auto field : v.get_object()) {
-          std::string name(std::string_view(field.unescaped_key()));
+          std::string name(std::string_view(key_of(field)));
           items.emplace_back(std::move(name), to_json(field.value(), key));
         }
         return o;
@@ -244,7 +284,7 @@ class Reader {
         return a;
       }
       case od::json_type::string:
-        return std::string(std::string_view(v.get_string()));
+        return std::string(text_of(v));
       case od::json_type::boolean:
         return bool(v.get_bool());
       case od::json_type::null:
@@ -265,33 +305,58 @@ class Reader {
     return text;
   }
 
-  // Any other key goes to Layer::attributes as the export wrote it.
-  void keep(Layer& layer, std::string_view key, od::value& v) {
+  // Any other key goes to Layer::attributes as the export wrote it (gathered in extra_ first).
+  void keep(std::string_view key, od::value& v) {
     ojson value = to_json(v, key);
-    // ordered_json finds a key by a linear search; a layer with 100k extra keys would take
-    // quadratic time, so past a few keys an index of this layer's keys is kept beside it.
-    auto& obj = layer.attributes.get_ref<ojson::object_t&>();
-    auto& items = static_cast<ojson::object_t::Container&>(obj);
-    std::string name(key);
-    if (obj.size() < kLinearKeys) {
-      if (auto it = obj.find(name); it != obj.end()) {
-        it->second = std::move(value);  // a repeated key: the last one wins
-        return;
-      }
+    // A linear search finds a repeated key; a layer with 100k extra keys would take quadratic
+    // time, so past a few keys an index of this layer's keys is kept beside them.
+    if (extra_.size() < kLinearKeys) {
+      for (auto& [k, val] : extra_)
+        if (k == key) {
+          val = std::move(value);  // a repeated key: the last one wins
+          return;
+        }
     } else {
       if (key_index_.empty())
-        for (size_t i = 0; i < items.size(); ++i) key_index_.emplace(items[i].first, i);
-      auto [it, fresh] = key_index_.try_emplace(name, obj.size());
+        for (size_t i = 0; i < extra_.size(); ++i) key_index_.emplace(extra_[i].first, i);
+      auto [it, fresh] = key_index_.try_emplace(std::string(key), extra_.size());
       if (!fresh) {
-        items[it->second].second = std::move(value);
+        extra_[it->second].second = std::move(value);
         return;
       }
     }
-    items.emplace_back(std::move(name), std::move(value));
+    extra_.emplace_back(std::string(key), std::move(value));
+  }
+
+  // apply_format through a cache: an engine repeats a handful of format strings on every
+  // tensor, and parsing one is most of the cost of reading a tensor. Bounded, so hostile
+  // inputs with a new format per tensor only lose the cache.
+  void set_format(Tensor& t, const std::string& text) {
+    auto it = formats_.find(text);
+    if (it == formats_.end()) {
+      if (formats_.size() >= kMaxCachedFormats) {
+        apply_format(t, text);
+        return;
+      }
+      Tensor probe;
+      apply_format(probe, text);
+      it = formats_.emplace(text, std::move(probe)).first;
+    }
+    const Tensor& f = it->second;
+    t.format = f.format;
+    t.dtype = f.dtype;
+    t.dtype_known = f.dtype_known;
+    if (f.vector_width) {
+      t.vector_width = f.vector_width;
+      t.vector_axis = f.vector_axis;
+    }
   }
 
   static constexpr size_t kLinearKeys = 64;
-  std::unordered_map<std::string, size_t> key_index_;  // of the layer being read
+  static constexpr size_t kMaxCachedFormats = 1024;
+  std::vector<std::pair<std::string, ojson>> extra_;   // other keys of the layer being read
+  std::unordered_map<std::string, size_t> key_index_;  // of extra_, past kLinearKeys
+  std::unordered_map<std::string, Tensor> formats_;
 
   Assembler& out_;
   const std::string& path_;
@@ -323,7 +388,7 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
         Layer layer;
         od::json_type type = v.type();
         if (type == od::json_type::string) {
-          layer.name = std::string(std::string_view(v.get_string()));
+          layer.name = std::string(text_of(v));
         } else if (type == od::json_type::object) {
           layer = reader.layer(v, index);
           names_only = false;
@@ -343,7 +408,7 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
       read_layers(doc.get_array());
     } else if (doc.type() == od::json_type::object) {
       for (auto field : doc.get_object()) {
-        std::string_view key = field.unescaped_key();
+        std::string_view key = key_of(field);
         od::value value = field.value();
         const bool is_list = value.type() == od::json_type::array;
         if ((key == "Layers" || key == "layers" || key == "LayerInfo" || key == "layerInfo") &&

@@ -146,12 +146,15 @@ std::optional<double> json_number(od::value v, const std::string& row, std::stri
 // shape: trtexec writes names unescaped and nan as a bare word, which the scanner then reads.
 bool read_as_json(std::string& text, BuildProfile& p, std::vector<Problem>& problems,
                   std::vector<Problem>& stray) {
-  if (json_needs_sanitizing(text)) return false;
+  uint64_t records = 0;
+  if (json_needs_sanitizing(text, &records)) return false;
   const size_t size = text.size();
   text.append(simdjson::SIMDJSON_PADDING, ' ');
   text.resize(size);
   simdjson::padded_string_view json(text.data(), size, text.capacity());
   std::vector<ProfileRow> rows;
+  // Sized once: doubling would hold up to three times the rows at the moment of a copy.
+  rows.reserve(size_t(records));
   std::optional<int64_t> count;
   LineCounter lines(text);
   try {
@@ -254,6 +257,7 @@ void ingest_profile_json(std::string& text, Assembler& out, const std::string& p
   }
 
   // trtexec's own output: one record per line, read by the tolerant scanner.
+  p.rows.reserve(size_t(count_newlines(text.data(), text.size())) + 1);
   bool closed = false;
   const uint64_t last = for_each_line(text, [&](std::string_view raw, uint64_t number) {
     std::string_view t = trim(raw);

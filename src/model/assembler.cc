@@ -572,6 +572,7 @@ void Assembler::attach_profiles() {
       b.source = SourceLoc{p.source, p.line};
       b.run = pending.run;
       b.names_only = true;
+      b.layers.reserve(p.rows.size());  // a million rows: no doubling copies of every layer
       for (const auto& r : p.rows) {
         Layer l;
         l.name = r.name;
