@@ -17,9 +17,9 @@
 #include <tuple>
 
 #include "analysis/analyze.h"
+#include "io/units.h"
 #include "render/escape.h"
 #include "render/markdown_report.h"
-#include "render/units.h"
 #include "test_support.h"
 
 namespace trtlens {

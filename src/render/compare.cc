@@ -3,9 +3,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "io/units.h"
 #include "render/diff.h"
 #include "render/escape.h"
-#include "render/units.h"
 
 namespace trtlens {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <map>
 
+#include "io/units.h"
 #include "render/escape.h"
 #include "render/text_table.h"
-#include "render/units.h"
 
 namespace trtlens {
 namespace {

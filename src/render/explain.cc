@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "io/units.h"
 #include "render/escape.h"
-#include "render/units.h"
 
 namespace trtlens {
 namespace {

@@ -10,6 +10,7 @@
 #include "analysis/report.h"
 #include "analysis/summary.h"
 #include "analysis/time.h"
+#include "io/units.h"
 #include "model/values.h"
 #include "render/escape.h"
 #include "render/explain.h"
@@ -17,7 +18,6 @@
 #include "render/report_text.h"
 #include "render/runs.h"
 #include "render/svg.h"
-#include "render/units.h"
 #include "render/views.h"
 
 namespace trtlens {

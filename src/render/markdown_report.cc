@@ -7,11 +7,11 @@
 
 #include "analysis/summary.h"
 #include "analysis/time.h"
+#include "io/units.h"
 #include "render/escape.h"
 #include "render/explain.h"
 #include "render/report_text.h"
 #include "render/runs.h"
-#include "render/units.h"
 #include "render/views.h"
 
 namespace trtlens {

@@ -7,9 +7,9 @@
 #include <ostream>
 #include <string>
 
+#include "io/units.h"
 #include "model/capture.h"
 #include "render/text_table.h"
-#include "render/units.h"
 
 namespace trtlens {
 

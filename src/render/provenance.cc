@@ -5,9 +5,9 @@
 #include <set>
 
 #include "analysis/provenance.h"
+#include "io/units.h"
 #include "render/escape.h"
 #include "render/json.h"
-#include "render/units.h"
 
 namespace trtlens {
 namespace {

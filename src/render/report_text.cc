@@ -1,6 +1,6 @@
 #include "render/report_text.h"
 
-#include "render/units.h"
+#include "io/units.h"
 
 namespace trtlens {
 

@@ -3,7 +3,7 @@
 
 #include "analysis/findings/rules.h"
 #include "analysis/summary.h"
-#include "render/units.h"
+#include "io/units.h"
 
 namespace trtlens::findings {
 namespace {

@@ -1,4 +1,4 @@
-#include "render/units.h"
+#include "io/units.h"
 
 #include <cmath>
 #include <cstdio>

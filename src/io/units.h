@@ -1,5 +1,5 @@
-// The one formatter of sizes, times and counts every output uses, so a figure reads the same in
-// the terminal, the Markdown and the HTML.
+// The one formatter of sizes, times and counts every output (and every finding message) uses,
+// so a figure reads the same in the terminal, the Markdown and the HTML. Knows no TensorRT.
 #pragma once
 
 #include <cstdint>
