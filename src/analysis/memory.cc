@@ -325,7 +325,11 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
         if (how != ShapeResolver::Source::Unknown) return;
         open.insert(t.name);
         for (int64_t d : t.dims)
-          if (d < 0) symbols.insert(d);
+          if (d < 0 && !resolve.fixes(d)) symbols.insert(d);
+        // Every symbol fixed, but by shapes that disagree: name them all.
+        if (symbols.empty())
+          for (int64_t d : t.dims)
+            if (d < 0) symbols.insert(d);
       };
       for (const auto& l : b.layers) {
         for (const auto& t : l.inputs) check_dims(t);

@@ -30,6 +30,8 @@ class ShapeResolver {
   // Where the dims come from: printed concrete, fixed by a given shape, by ONNX inference.
   enum class Source { Unknown, Printed, Given, Onnx };
   Source source(const Tensor& t) const;
+  // A symbol (negative dim) some given or inferred shape fixes.
+  bool fixes(int64_t symbol) const { return symbols_.count(symbol) || onnx_symbols_.count(symbol); }
 
  private:
   std::optional<std::vector<int64_t>> resolve(const Tensor& t, Source& how) const;
