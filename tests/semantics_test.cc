@@ -529,6 +529,9 @@ TEST(SemanticsShapes, CliSaysHowManyTensorsOnnxResolvedInTextAndJson) {
   auto j = nlohmann::json::parse(json.out);
   EXPECT_EQ(j["builds"][0]["memory"]["tensors_dims_from_onnx"], 3);
   EXPECT_EQ(j["builds"][0]["memory"]["tensors_dims_unknown"], 1);
+  auto sj = nlohmann::json::parse(test::run_trtlens("summary --format json " + args).out);
+  EXPECT_EQ(sj["builds"][0]["dynamic_dims"]["from_onnx"], 3);
+  EXPECT_EQ(sj["builds"][0]["dynamic_dims"]["unknown"], 1);
   std::remove(model.c_str());
 }
 
