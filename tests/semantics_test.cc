@@ -535,5 +535,66 @@ TEST(SemanticsShapes, CliSaysHowManyTensorsOnnxResolvedInTextAndJson) {
   std::remove(model.c_str());
 }
 
+// The engine names the relu's output "/backbone/act/Relu_outp": the log cut it short. The model
+// has one tensor that begins so, "/backbone/act/Relu_output_0", 1x8x32x32 with images 1x3x64x64
+// (conv 3x3 stride 2 pad 1: (64 + 2 - 3) / 2 + 1 = 32): Float, 32,768 bytes.
+TEST(SemanticsShapes, ACutTensorNameTakesTheDimsOfTheOneOnnxTensorItBegins) {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  auto& g = *m.mutable_graph();
+  g.set_name("cut");
+  auto* in = g.add_input();
+  in->set_name("images");
+  auto* tt = in->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_param("n");
+  tt->mutable_shape()->add_dim()->set_dim_value(3);
+  tt->mutable_shape()->add_dim()->set_dim_param("h");
+  tt->mutable_shape()->add_dim()->set_dim_param("w");
+  auto* w = g.add_initializer();
+  w->set_name("conv.weight");
+  w->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  for (int d : {8, 3, 3, 3}) w->add_dims(d);
+  auto* conv = g.add_node();
+  conv->set_name("/backbone/conv/Conv");
+  conv->set_op_type("Conv");
+  conv->add_input("images");
+  conv->add_input("conv.weight");
+  conv->add_output("/backbone/conv/Conv_output_0");
+  for (auto [key, v] : {std::pair{"kernel_shape", std::vector<int64_t>{3, 3}},
+                        std::pair{"strides", std::vector<int64_t>{2, 2}},
+                        std::pair{"pads", std::vector<int64_t>{1, 1, 1, 1}}}) {
+    auto* a = conv->add_attribute();
+    a->set_name(key);
+    a->set_type(onnx::AttributeProto_AttributeType_INTS);
+    for (int64_t x : v) a->add_ints(x);
+  }
+  auto* relu = g.add_node();
+  relu->set_name("/backbone/act/Relu");
+  relu->set_op_type("Relu");
+  relu->add_input("/backbone/conv/Conv_output_0");
+  relu->add_output("/backbone/act/Relu_output_0");
+  g.add_output()->set_name("/backbone/act/Relu_output_0");
+  const std::string path =
+      testing::TempDir() + "/semantics_cut_" + std::to_string(getpid()) + ".onnx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    m.SerializeToOstream(&f);
+  }
+  Capture c = test::load({test::fixture("semantics/dynamic_cut_tensor.log"), path});
+  AnalysisOptions o;
+  o.shapes = {"images=1x3x64x64"};
+  analyze(c, o);
+  const Build* b = c.final_build();
+  ASSERT_NE(b, nullptr);
+  const Layer* l = find_layer(*b, "/backbone/conv/Conv + /backbone/act/Relu");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->memory.output_bytes, 1u * 8 * 32 * 32 * 4);
+  EXPECT_EQ(b->memory.tensors_dims_from_onnx, 1u);
+  EXPECT_EQ(b->memory.tensors_dims_unknown, 1u);  // the plugin's "out" (-6)
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace trtlens

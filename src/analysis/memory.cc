@@ -213,12 +213,24 @@ ShapeResolver::ShapeResolver(const Build& b,
   for (const auto& [symbol, v] : values)
     if (v.size() == 1) symbols_[symbol] = *v.begin();
   if (!onnx_) return;
+  for (const auto& [name, dims] : *onnx_) onnx_names_.push_back(name);  // a map: sorted
   each_tensor([&](const Tensor& t) {
-    if (!shapes_.count(t.name) && agrees(t, onnx_->count(t.name) ? onnx_->at(t.name) : t.dims))
-      consider(*onnx_, t);
+    if (shapes_.count(t.name) || !t.has_dims) return;
+    const std::vector<int64_t>* d = onnx_dims(t.name);
+    if (!d || d->size() != t.dims.size() || !agrees(t, *d)) return;
+    for (size_t i = 0; i < t.dims.size(); ++i)
+      if (t.dims[i] < 0) values[t.dims[i]].insert((*d)[i]);
   });
   for (const auto& [symbol, v] : values)
     if (v.size() == 1) onnx_symbols_[symbol] = *v.begin();
+}
+
+const std::vector<int64_t>* ShapeResolver::onnx_dims(const std::string& name) const {
+  if (!onnx_) return nullptr;
+  auto it = onnx_->find(name);
+  if (it == onnx_->end())
+    if (auto full = unique_prefix_match(onnx_names_, name)) it = onnx_->find(*full);
+  return it == onnx_->end() ? nullptr : &it->second;
 }
 
 // The ONNX dims fit what TensorRT printed: same rank, same concrete dims (also those a given
@@ -257,9 +269,9 @@ std::optional<std::vector<int64_t>> ShapeResolver::resolve(const Tensor& t, Sour
     return d;
   }
   if (!onnx_) return std::nullopt;
-  if (auto it = onnx_->find(t.name); it != onnx_->end() && agrees(t, it->second)) {
+  if (const auto* d = onnx_dims(t.name); d && agrees(t, *d)) {
     how = Source::Onnx;
-    return it->second;
+    return *d;
   }
   if (auto d = substitute(onnx_symbols_)) {
     how = Source::Onnx;

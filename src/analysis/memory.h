@@ -36,10 +36,13 @@ class ShapeResolver {
  private:
   std::optional<std::vector<int64_t>> resolve(const Tensor& t, Source& how) const;
   bool agrees(const Tensor& t, const std::vector<int64_t>& dims) const;
+  // The inferred dims of the ONNX tensor `name` names, or of the one it is a cut-short prefix of.
+  const std::vector<int64_t>* onnx_dims(const std::string& name) const;
   const std::map<std::string, std::vector<int64_t>>& shapes_;
   const std::map<std::string, std::vector<int64_t>>* onnx_;
   std::map<int64_t, int64_t> symbols_;       // negative dim -> the value a given shape fixes
   std::map<int64_t, int64_t> onnx_symbols_;  // the same with ONNX-inferred tensors added
+  std::vector<std::string> onnx_names_;      // sorted
 };
 
 // Bytes of `count` elements of a canonical dtype (INT4/FP4 = half a byte, rounded up);

@@ -10,23 +10,6 @@
 namespace trtlens {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// The one name of `sorted` that `cut` is a proper prefix of: a name the log cut short
-// ("/m/_input_quantizer/QuantizeLin" for ".../QuantizeLinear"). nullopt when none or several
-// names continue it, and when the cut falls inside a number ("Conv_1" may be all of "Conv_1"
-// in another model, never proof of "Conv_12").
-std::optional<std::string> unique_extension(const std::vector<std::string>& sorted,
-                                            const std::string& cut) {
-  if (cut.size() < 4) return std::nullopt;
-  auto it = std::upper_bound(sorted.begin(), sorted.end(), cut);
-  if (it == sorted.end() || it->compare(0, cut.size(), cut) != 0) return std::nullopt;
-  auto next = std::next(it);
-  if (next != sorted.end() && next->compare(0, cut.size(), cut) == 0) return std::nullopt;
-  if (is_digit(cut.back()) && is_digit((*it)[cut.size()])) return std::nullopt;
-  return *it;
-}
-
 class NodeIndex {
  public:
   explicit NodeIndex(const OnnxModel& m) {
@@ -46,10 +29,10 @@ class NodeIndex {
   }
   // A node or tensor name the input cut short, completed where only one name begins so.
   std::optional<std::string> node_by_prefix(const std::string& cut) const {
-    return unique_extension(node_names_, cut);
+    return unique_prefix_match(node_names_, cut);
   }
   std::optional<std::string> tensor_by_prefix(const std::string& cut) const {
-    return unique_extension(tensor_names_, cut);
+    return unique_prefix_match(tensor_names_, cut);
   }
   std::optional<size_t> node(const std::string& name) const {
     auto it = by_name_.find(name);
@@ -96,7 +79,7 @@ void infer_nodes(OnnxModel& m, const Build& b) {
       if (inits.insert(name).second) m.initializers.push_back(OnnxValue{name, "", {}, false});
       return;
     }
-    if (seen.count(name) || unique_extension(listed, name)) return;
+    if (seen.count(name) || unique_prefix_match(listed, name)) return;
     seen.insert(name);
     OnnxNode n;
     n.name = name;
