@@ -407,6 +407,10 @@ TEST(FormatsTuner, BestRouteIsDiffedAgainstTheRouteNamedDefault) {
   EXPECT_NE(text.out.find("best route (iteration 2) against the default route (iteration 1)"),
             std::string::npos)
       << text.out;
+  auto md = test::run_trtlens("explain --show tuner --format md " +
+                              test::shell_quote(fixture("formats/tuner_default_route.log")));
+  EXPECT_NE(md.out.find("- best: -fp16\\_conv=on\n"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("## trtlens diff"), std::string::npos) << md.out;
 }
 
 // With the cache beside the log, the header's default_build_route names the default: iteration

@@ -110,8 +110,8 @@ ojson source_json(const SourceLoc& s) {
   return s.line || !s.path.empty() ? ojson{{"path", s.path}, {"line", s.line}} : ojson(nullptr);
 }
 
-// Placements as printed, with the layer of the final build they mark, and every fallback
-// warning with its reason.
+// Placements as the INFO listing printed them, and every fallback warning with its reason
+// (layers carry their own device and fallback reason).
 ojson dla_json(const Capture& c) {
   ojson j;
   j["placements"] = ojson::array();
@@ -159,11 +159,10 @@ ojson capture_json_with(const Capture& c, const std::vector<const Build*>& build
   j["dla"] = dla_json(c);
   j["precision_fallbacks"] = ojson::array();
   for (const auto& f : c.precision_fallbacks)
-    j["precision_fallbacks"].push_back(
-        {{"tensor", f.tensor},
-         {"reason", f.reason},
-         {"source", {{"path", f.source.path}, {"line", f.source.line}}},
-         {"run", f.run}});
+    j["precision_fallbacks"].push_back({{"tensor", f.tensor},
+                                        {"reason", f.reason},
+                                        {"source", source_json(f.source)},
+                                        {"run", f.run}});
   j["tuning"] = ojson::array();
   for (const auto& t : c.tuning) j["tuning"].push_back(tuning_run_json(c, t));
 

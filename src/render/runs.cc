@@ -208,8 +208,8 @@ void write_tuner_comparison(const Capture& c, const std::string& format, std::os
     if (def) head += " (iteration " + std::to_string(def->iter) + ")";
     if (md) {
       os << "\n## " << escape_markdown(t.path) << ": " << head << "\n\n";
-      if (def) os << "- default: `" << escape_markdown(def->route) << "`\n";
-      if (!t.best_route.empty()) os << "- best: `" << escape_markdown(t.best_route) << "`\n";
+      if (def) os << "- default: " << escape_markdown(def->route) << "\n";
+      if (!t.best_route.empty()) os << "- best: " << escape_markdown(t.best_route) << "\n";
       if (!t.comparison_note.empty()) os << "\n" << escape_markdown(t.comparison_note) << "\n";
       if (t.best_vs_default) {
         os << "\n";
