@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analysis/analyze.h"
+#include "analysis/diff.h"
 #include "ingest/detect.h"
 #include "render/explain.h"
 #include "test_support.h"
@@ -367,6 +368,138 @@ TEST(FormatsExplain, MissedSectionFoldsRepeats) {
   write_missed_section(c, "md", md);
   EXPECT_NE(md.str().find("### Missed optimisations"), std::string::npos);
   EXPECT_NE(md.str().find("**/model.22**"), std::string::npos);
+}
+
+// --- The tuner's best route against its default route -----------------------------------
+
+// tuner_default_route.log: iteration 1 runs the route named "default", iteration 2
+// "-fp16_conv=on" is best (line "Best iteration: -fp16_conv=on"). Between their listings the
+// conv layer goes FP32 -> FP16 (input) with tactic 0xa1 -> 0xa2; the Gemm keeps tactic 0xb1.
+TEST(FormatsTuner, BestRouteIsDiffedAgainstTheRouteNamedDefault) {
+  Capture c = load({fixture("formats/tuner_default_route.log")});
+  analyze(c, AnalysisOptions{});
+  ASSERT_EQ(c.tuning.size(), 1u);
+  const TuningRun& t = c.tuning[0];
+  EXPECT_EQ(t.default_iter, 1);
+  EXPECT_EQ(t.default_build, 0);
+  EXPECT_EQ(t.best_build, 1);
+  ASSERT_TRUE(t.best_vs_default);
+  auto r = test::run_trtlens("explain --show tuner --format json " +
+                             test::shell_quote(fixture("formats/tuner_default_route.log")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["best_vs_default"].size(), 1u);
+  const auto& cmp = j["best_vs_default"][0];
+  EXPECT_EQ(cmp["default_route"], "default");
+  EXPECT_EQ(cmp["best_route"], "-fp16_conv=on");
+  bool tactic = false, precision = false;
+  for (const auto& ch : cmp["diff"]["changes"]) {
+    const bool conv = ch["head_layers"].dump().find("/conv1/Conv") != std::string::npos;
+    if (ch["kind"] == "tactic" && conv)
+      tactic = ch["base"] == "0x00000000000000a1" && ch["head"] == "0x00000000000000a2";
+    if (ch["kind"] == "precision" && conv) precision = true;
+    EXPECT_FALSE(ch["kind"] == "tactic" && !conv) << ch.dump();  // the Gemm kept 0xb1
+  }
+  EXPECT_TRUE(tactic) << cmp["diff"]["changes"].dump();
+  EXPECT_TRUE(precision) << cmp["diff"]["changes"].dump();
+  auto text = test::run_trtlens("explain --show tuner " +
+                                test::shell_quote(fixture("formats/tuner_default_route.log")));
+  EXPECT_NE(text.out.find("best route (iteration 2) against the default route (iteration 1)"),
+            std::string::npos)
+      << text.out;
+  auto md = test::run_trtlens("explain --show tuner --format md " +
+                              test::shell_quote(fixture("formats/tuner_default_route.log")));
+  EXPECT_NE(md.out.find("- best: -fp16\\_conv=on\n"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("## trtlens diff"), std::string::npos) << md.out;
+}
+
+// With the cache beside the log, the header's default_build_route names the default: iteration
+// 2 of tuner_11_1.log ("-match_ragged_mha=off -copy_ppg=off"). Its listing and the best one's
+// (iteration 1) are the same text, so nothing changed.
+TEST(FormatsTuner, CacheHeaderNamesTheDefaultRouteOfTheLog) {
+  Capture c = load({fixture("formats/tuner_11_1.log"), fixture("formats/tuning_cache.jsonl")});
+  analyze(c, AnalysisOptions{});
+  const TuningRun* log = nullptr;
+  for (const auto& t : c.tuning)
+    if (t.from == "log") log = &t;
+  ASSERT_NE(log, nullptr);
+  EXPECT_EQ(log->default_iter, 2);
+  EXPECT_EQ(log->default_build, 1);
+  EXPECT_EQ(log->best_build, 0);
+  ASSERT_TRUE(log->best_vs_default);
+  EXPECT_TRUE(log->best_vs_default->changes.empty());
+  // The log alone names no default: the note says what to give.
+  Capture alone = load({fixture("formats/tuner_11_1.log")});
+  analyze(alone, AnalysisOptions{});
+  EXPECT_NE(alone.tuning[0].comparison_note.find("default_build_route"), std::string::npos);
+}
+
+// --- trtlens json carries what explain shows ---------------------------------------------
+
+// dla_info_10x.log: 3 fallback warnings (lines 9, 11, 13; reasons on lines 10 and 12, none for
+// Concat_3), 5 placement lines ([DlaLayer] line 16, [GpuLayer] lines 18-21).
+TEST(FormatsJson, DocumentCarriesRemarksDlaPlacementsAndFallbacks) {
+  const std::string path = fixture("formats/dla_info_10x.log");
+  auto r = test::run_trtlens("json " + test::shell_quote(path));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["dla"]["fallbacks"].size(), 3u);
+  EXPECT_EQ(j["dla"]["fallbacks"][0]["layer"], "/model.22/Slice_1");
+  EXPECT_EQ(j["dla"]["fallbacks"][0]["kind"], "SLICE");
+  // The reason line without its closing full stop (as the reader keeps reasons).
+  EXPECT_EQ(j["dla"]["fallbacks"][0]["reason"], "DLA only supports slicing 4 dimensional tensors");
+  EXPECT_EQ(j["dla"]["fallbacks"][0]["source"]["line"], 9);
+  EXPECT_EQ(j["dla"]["fallbacks"][0]["reason_source"]["line"], 10);
+  EXPECT_EQ(j["dla"]["fallbacks"][2]["layer"], "/model.22/Concat_3");
+  EXPECT_TRUE(j["dla"]["fallbacks"][2]["reason_source"].is_null());
+  ASSERT_EQ(j["dla"]["placements"].size(), 5u);
+  EXPECT_EQ(j["dla"]["placements"][0]["device"], "DLA");
+  EXPECT_EQ(j["dla"]["placements"][0]["source"]["line"], 16);
+  EXPECT_EQ(j["dla"]["placements"][2]["layer"], "/model.22/Slice_1");
+  EXPECT_EQ(j["dla"]["placements"][2]["kind"], "SLICE");
+  EXPECT_EQ(j["dla"]["placements"][2]["device"], "GPU");
+  size_t missed = 0;
+  for (const auto& rm : j["remarks"]) missed += rm["kind"] == "missed";
+  EXPECT_EQ(missed, 3u);  // one per fallback warning
+  // The layers carry their device.
+  bool slice_on_gpu = false;
+  for (const auto& l : j["builds"][0]["layers"])
+    if (l["name"] == "/model.22/Slice_1") slice_on_gpu = l["device"] == "GPU";
+  EXPECT_TRUE(slice_on_gpu);
+}
+
+// dla_8x.log line 7: "Missing scale and zero-point for tensor input_ids, ...".
+TEST(FormatsJson, DocumentCarriesPrecisionFallbacks) {
+  auto r = test::run_trtlens("json " + test::shell_quote(fixture("formats/dla_8x.log")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["precision_fallbacks"].size(), 1u);
+  EXPECT_EQ(j["precision_fallbacks"][0]["tensor"], "input_ids");
+  EXPECT_EQ(j["precision_fallbacks"][0]["source"]["line"], 7);
+}
+
+// tuner_11_1.log: "Expanded to 3", iterations 1 (ok, loss 0.000123), 2 (accuracy FAIL 0.612),
+// 3 (TASK_ABORT); best 1 at 1.234 ms; summary 2 / 3.
+TEST(FormatsJson, DocumentCarriesTuningRuns) {
+  auto r = test::run_trtlens("json " + test::shell_quote(fixture("formats/tuner_11_1.log")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["tuning"].size(), 1u);
+  const auto& t = j["tuning"][0];
+  EXPECT_EQ(t["from"], "log");
+  EXPECT_EQ(t["expanded"], 3);
+  EXPECT_EQ(t["best_iter"], 1);
+  EXPECT_DOUBLE_EQ(t["best_gpu_ms"].get<double>(), 1.234);
+  EXPECT_EQ(t["summary_ok"], 2);
+  EXPECT_EQ(t["summary_total"], 3);
+  ASSERT_EQ(t["iterations"].size(), 3u);
+  EXPECT_EQ(t["iterations"][0]["status"], "ok");
+  EXPECT_TRUE(t["iterations"][0]["best"].get<bool>());
+  EXPECT_DOUBLE_EQ(t["iterations"][0]["accuracy_loss"]["probs"].get<double>(), 0.000123);
+  EXPECT_EQ(t["iterations"][1]["status"], "accuracy-fail");
+  EXPECT_EQ(t["iterations"][2]["status"], "aborted");
+  EXPECT_EQ(t["iterations"][2]["route"], "-match_ragged_mha=on -copy_ppg=on");
+  EXPECT_TRUE(t["best_vs_default"]["diff"].is_null());  // the log alone names no default
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 #include "analysis/provenance.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <onnx/onnx_pb.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -559,6 +559,77 @@ TEST(ProvenanceSmallModel, ForeignNodeRangeByTensorNamesAndBackwardsRange) {
   EXPECT_EQ(node(c, "Softmax_8").fate, NodeFate::Unknown);  // the backwards range is not expanded
   EXPECT_NE(c.onnx.layers[2].note.find("backwards"), std::string::npos);
   EXPECT_EQ(c.onnx.notes.size(), 1u);
+}
+
+// --- Names the log cut short ------------------------------------------------------------
+
+// Nodes of a QAT-style model whose quantizer names a layer listing cuts short.
+std::string write_quantizer_model() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(17);
+  auto& g = *m.mutable_graph();
+  g.set_name("quantizers");
+  g.add_input()->set_name("input");
+  g.add_output()->set_name("out");
+  add_node(g, "/enc/layer0/_input_quantizer/QuantizeLinear", "QuantizeLinear", {"input"}, {"q0"});
+  add_node(g, "/enc/layer0/_input_quantizer/DequantizeLinear", "DequantizeLinear", {"q0"}, {"dq0"});
+  add_node(g, "/enc/layer0/Conv", "Conv", {"dq0"}, {"c0"});
+  add_node(g, "/enc/layer1/_input_quantizer/QuantizeLinear", "QuantizeLinear", {"c0"}, {"q1"});
+  add_node(g, "/enc/layer1/_input_quantizer/QuantizeLinear_1", "QuantizeLinear", {"c0"}, {"q1b"});
+  add_node(g, "/enc/layer1/Conv", "Conv", {"q1"}, {"c1"});
+  add_node(g, "/enc/layer2/_input_quantizer/QuantizeLinear", "QuantizeLinear", {"c1"}, {"q2"});
+  add_node(g, "/enc/layer2/Conv", "Conv", {"q2"}, {"c2"});
+  add_node(g, "/enc/layer2/Relu", "Relu", {"c2"}, {"out"});
+  std::string path =
+      testing::TempDir() + "/provenance_quantizers_" + std::to_string(getpid()) + ".onnx";
+  std::ofstream f(path, std::ios::binary);
+  m.SerializeToOstream(&f);
+  return path;
+}
+
+// By hand: layer 0's ".../QuantizeLin" begins one node only (layer 0's QuantizeLinear); layer
+// 1's begins two (QuantizeLinear and QuantizeLinear_1), so it stays unmatched; the ForeignNode's
+// first endpoint begins layer 2's QuantizeLinear only, so the range is nodes 6..8.
+TEST(ProvenanceCutNames, AUniquePrefixMatchesItsNodeAndAnAmbiguousOneDoesNot) {
+  const std::string model = write_quantizer_model();
+  Capture c = load({model, fixture("provenance/cut_names.log")});
+  const Build& b = *c.final_build();
+  ASSERT_EQ(b.layers.size(), 3u);
+  EXPECT_EQ(b.layers[0].onnx_nodes,
+            (Names{"/enc/layer0/_input_quantizer/QuantizeLinear", "/enc/layer0/Conv"}));
+  ASSERT_EQ(c.onnx.layers[0].prefix_matches.size(), 1u);
+  EXPECT_EQ(c.onnx.layers[0].prefix_matches[0].first, "/enc/layer0/_input_quantizer/QuantizeLin");
+  EXPECT_EQ(b.layers[1].onnx_nodes, (Names{"/enc/layer1/Conv"}));
+  EXPECT_TRUE(c.onnx.layers[1].prefix_matches.empty());
+  EXPECT_NE(c.onnx.layers[1].note.find("match no ONNX node"), std::string::npos);
+  EXPECT_EQ(b.layers[2].onnx_nodes, (Names{"/enc/layer2/_input_quantizer/QuantizeLinear",
+                                           "/enc/layer2/Conv", "/enc/layer2/Relu"}));
+  ASSERT_EQ(c.onnx.layers[2].prefix_matches.size(), 1u);
+  size_t by_prefix = 0;
+  for (const auto& n : c.onnx.nodes) by_prefix += n.matched_by == "prefix";
+  EXPECT_EQ(by_prefix, 2u);
+  EXPECT_EQ(node(c, "/enc/layer1/_input_quantizer/QuantizeLinear").fate, NodeFate::Unknown);
+  std::remove(model.c_str());
+}
+
+TEST(ProvenanceCutNames, TextMarksAndJsonSaysMatchedByPrefix) {
+  const std::string model = write_quantizer_model();
+  const std::string args =
+      shell_quote(fixture("provenance/cut_names.log")) + " --onnx " + shell_quote(model);
+  auto t = run_trtlens("provenance " + args);
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("name cut short: /enc/layer0/_input_quantizer/QuantizeLin... = "
+                       "/enc/layer0/_input_quantizer/QuantizeLinear"),
+            std::string::npos)
+      << t.out;
+  auto j = run_trtlens("json " + args);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  auto doc = nlohmann::json::parse(j.out);
+  EXPECT_EQ(doc["onnx"]["nodes"][0]["matched_by"], "prefix");
+  EXPECT_FALSE(doc["onnx"]["nodes"][2].contains("matched_by"));  // /enc/layer0/Conv: exact
+  EXPECT_EQ(doc["onnx"]["layers"][0]["prefix_matches"][0]["matched_by"], "prefix");
+  std::remove(model.c_str());
 }
 
 // --- TRT 10 Metadata -----------------------------------------------------------------------

@@ -4,9 +4,12 @@
 // output bytes (volume × element size) over layers other than NoOp, Constant and shape_call;
 // weights are Σ Count × size(Type) of the weights entries; the layer time is Σ averageMs.
 #include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -380,6 +383,217 @@ TEST(SemanticsShapes, ShapeFixesOnlyTheInputsSymbols) {
   for (const auto& d : c.diagnostics)
     warned |= d.message.find("keep dynamic dims no given shape fixes") != std::string::npos;
   EXPECT_TRUE(warned);
+}
+
+// A small model with a dynamic input (batch, h, w): conv 3x3 stride 2 pad 1 (16 maps), relu,
+// conv 3x3 stride 2 pad 1 (32 maps), global average pool, flatten. Written with the ONNX
+// protobuf classes; its tensors carry no dims but the input's.
+std::string write_dynamic_model() {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  auto& g = *m.mutable_graph();
+  g.set_name("dynamic");
+  auto* in = g.add_input();
+  in->set_name("input");
+  auto* tt = in->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_param("batch");
+  tt->mutable_shape()->add_dim()->set_dim_value(3);
+  tt->mutable_shape()->add_dim()->set_dim_param("h");
+  tt->mutable_shape()->add_dim()->set_dim_param("w");
+  auto weight = [&](const std::string& name, std::vector<int64_t> dims) {
+    auto* w = g.add_initializer();
+    w->set_name(name);
+    w->set_data_type(onnx::TensorProto_DataType_FLOAT);
+    int64_t n = 1;
+    for (int64_t d : dims) {
+      w->add_dims(d);
+      n *= d;
+    }
+    for (int64_t i = 0; i < n; ++i) w->add_float_data(0.f);
+  };
+  weight("w1", {16, 3, 3, 3});
+  weight("w2", {32, 16, 3, 3});
+  auto node = [&](const std::string& name, const std::string& op, std::vector<std::string> inputs,
+                  const std::string& output, bool conv) {
+    auto* n = g.add_node();
+    n->set_name(name);
+    n->set_op_type(op);
+    for (const auto& i : inputs) n->add_input(i);
+    n->add_output(output);
+    if (!conv) return;
+    auto ints = [&](const char* key, std::vector<int64_t> v) {
+      auto* a = n->add_attribute();
+      a->set_name(key);
+      a->set_type(onnx::AttributeProto_AttributeType_INTS);
+      for (int64_t x : v) a->add_ints(x);
+    };
+    ints("kernel_shape", {3, 3});
+    ints("strides", {2, 2});
+    ints("pads", {1, 1, 1, 1});
+  };
+  node("conv1", "Conv", {"input", "w1"}, "c1", true);
+  node("relu1", "Relu", {"c1"}, "r1", false);
+  node("conv2", "Conv", {"r1", "w2"}, "c2", true);
+  node("gap", "GlobalAveragePool", {"c2"}, "gap", false);
+  node("flatten", "Flatten", {"gap"}, "flat", false);
+  g.add_output()->set_name("flat");
+  std::string path =
+      testing::TempDir() + "/semantics_dynamic_" + std::to_string(getpid()) + ".onnx";
+  std::ofstream f(path, std::ios::binary);
+  m.SerializeToOstream(&f);
+  return path;
+}
+
+const Tensor* find_tensor(const Build& b, const std::string& name) {
+  for (const auto& l : b.layers) {
+    for (const auto& t : l.inputs)
+      if (t.name == name) return &t;
+    for (const auto& t : l.outputs)
+      if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+const Layer* find_layer(const Build& b, const std::string& name) {
+  for (const auto& l : b.layers)
+    if (l.name == name) return &l;
+  return nullptr;
+}
+
+// The engine prints every symbolic dim as its own negative number. --shape input=2x3x224x224
+// fixes -1, -2, -3; the ONNX model's shape inference gives the rest by conv arithmetic,
+// out = (in + 2·pad − kernel) / stride + 1: 224 -> 112 (conv1) -> 56 (conv2). The reformat's
+// output (no ONNX name) takes -4, -5 through r1; the plugin's -8 stays unknown.
+TEST(SemanticsShapes, OnnxShapeInferenceResolvesWhatTheShapeAloneCannot) {
+  const std::string log = test::fixture("semantics/dynamic_onnx.log");
+  const std::string model = write_dynamic_model();
+  Capture c = test::load({log, model});
+  AnalysisOptions o;
+  o.shapes = {"input=2x3x224x224"};
+  analyze(c, o);
+  const Build* b = c.final_build();
+  ASSERT_NE(b, nullptr);
+  const Layer* conv2 = find_layer(*b, "conv2");
+  ASSERT_NE(conv2, nullptr);
+  // In: Half 2x16x112x112 = 802,816 bytes; out: Half 2x32x56x56 = 401,408 bytes.
+  EXPECT_EQ(conv2->memory.input_bytes, 2u * 16 * 112 * 112 * 2);
+  EXPECT_EQ(conv2->memory.output_bytes, 2u * 32 * 56 * 56 * 2);
+  const Layer* conv1 = find_layer(*b, "conv1 + relu1");
+  ASSERT_NE(conv1, nullptr);
+  EXPECT_EQ(conv1->memory.output_bytes, 2u * 16 * 112 * 112 * 4);  // Float r1
+  const Layer* plugin = find_layer(*b, "topk_plugin");
+  ASSERT_NE(plugin, nullptr);
+  EXPECT_FALSE(plugin->memory.output_bytes);
+  // r1, the reformatted copy of it and c2 came from ONNX; "scores" stays unknown.
+  EXPECT_EQ(b->memory.tensors_dims_from_onnx, 3u);
+  EXPECT_EQ(b->memory.tensors_dims_unknown, 1u);
+  ASSERT_NE(find_tensor(*b, "r1"), nullptr);
+  std::remove(model.c_str());
+}
+
+TEST(SemanticsShapes, WithoutTheModelOnlyTheInputsSymbolsResolve) {
+  Capture c = test::load({test::fixture("semantics/dynamic_onnx.log")});
+  AnalysisOptions o;
+  o.shapes = {"input=2x3x224x224"};
+  analyze(c, o);
+  const Build* b = c.final_build();
+  ASSERT_NE(b, nullptr);
+  EXPECT_FALSE(b->memory.tensors_dims_from_onnx);
+  // r1, its reformatted copy, c2 and scores keep symbols no given shape fixes.
+  EXPECT_EQ(b->memory.tensors_dims_unknown, 4u);
+  const Layer* gap = find_layer(*b, "gap");
+  ASSERT_NE(gap, nullptr);
+  EXPECT_EQ(gap->memory.output_bytes, 2u * 32 * 2);  // Half 2x32x1x1: -1 is the batch
+  EXPECT_FALSE(gap->memory.input_bytes);             // c2 (-6, -7) unknown
+}
+
+TEST(SemanticsShapes, CliSaysHowManyTensorsOnnxResolvedInTextAndJson) {
+  const std::string log = test::fixture("semantics/dynamic_onnx.log");
+  const std::string model = write_dynamic_model();
+  const std::string args = test::shell_quote(log) + " --onnx " + test::shell_quote(model) +
+                           " --shape input=2x3x224x224 -q";
+  auto text = test::run_trtlens("memory " + args);
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("dims from ONNX shape inference: 3 tensors"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("tensors of unknown dims: 1"), std::string::npos) << text.out;
+  auto summary = test::run_trtlens("summary " + args);
+  EXPECT_NE(summary.out.find("dynamic dims: 3 tensors resolved by ONNX shape inference, 1 stay "
+                             "unknown"),
+            std::string::npos)
+      << summary.out;
+  auto json = test::run_trtlens("json " + args);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  auto j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["builds"][0]["memory"]["tensors_dims_from_onnx"], 3);
+  EXPECT_EQ(j["builds"][0]["memory"]["tensors_dims_unknown"], 1);
+  auto sj = nlohmann::json::parse(test::run_trtlens("summary --format json " + args).out);
+  EXPECT_EQ(sj["builds"][0]["dynamic_dims"]["from_onnx"], 3);
+  EXPECT_EQ(sj["builds"][0]["dynamic_dims"]["unknown"], 1);
+  std::remove(model.c_str());
+}
+
+// The engine names the relu's output "/backbone/act/Relu_outp": the log cut it short. The model
+// has one tensor that begins so, "/backbone/act/Relu_output_0", 1x8x32x32 with images 1x3x64x64
+// (conv 3x3 stride 2 pad 1: (64 + 2 - 3) / 2 + 1 = 32): Float, 32,768 bytes.
+TEST(SemanticsShapes, ACutTensorNameTakesTheDimsOfTheOneOnnxTensorItBegins) {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  auto& g = *m.mutable_graph();
+  g.set_name("cut");
+  auto* in = g.add_input();
+  in->set_name("images");
+  auto* tt = in->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto_DataType_FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_param("n");
+  tt->mutable_shape()->add_dim()->set_dim_value(3);
+  tt->mutable_shape()->add_dim()->set_dim_param("h");
+  tt->mutable_shape()->add_dim()->set_dim_param("w");
+  auto* w = g.add_initializer();
+  w->set_name("conv.weight");
+  w->set_data_type(onnx::TensorProto_DataType_FLOAT);
+  for (int d : {8, 3, 3, 3}) w->add_dims(d);
+  auto* conv = g.add_node();
+  conv->set_name("/backbone/conv/Conv");
+  conv->set_op_type("Conv");
+  conv->add_input("images");
+  conv->add_input("conv.weight");
+  conv->add_output("/backbone/conv/Conv_output_0");
+  for (auto [key, v] : {std::pair{"kernel_shape", std::vector<int64_t>{3, 3}},
+                        std::pair{"strides", std::vector<int64_t>{2, 2}},
+                        std::pair{"pads", std::vector<int64_t>{1, 1, 1, 1}}}) {
+    auto* a = conv->add_attribute();
+    a->set_name(key);
+    a->set_type(onnx::AttributeProto_AttributeType_INTS);
+    for (int64_t x : v) a->add_ints(x);
+  }
+  auto* relu = g.add_node();
+  relu->set_name("/backbone/act/Relu");
+  relu->set_op_type("Relu");
+  relu->add_input("/backbone/conv/Conv_output_0");
+  relu->add_output("/backbone/act/Relu_output_0");
+  g.add_output()->set_name("/backbone/act/Relu_output_0");
+  const std::string path =
+      testing::TempDir() + "/semantics_cut_" + std::to_string(getpid()) + ".onnx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    m.SerializeToOstream(&f);
+  }
+  Capture c = test::load({test::fixture("semantics/dynamic_cut_tensor.log"), path});
+  AnalysisOptions o;
+  o.shapes = {"images=1x3x64x64"};
+  analyze(c, o);
+  const Build* b = c.final_build();
+  ASSERT_NE(b, nullptr);
+  const Layer* l = find_layer(*b, "/backbone/conv/Conv + /backbone/act/Relu");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->memory.output_bytes, 1u * 8 * 32 * 32 * 4);
+  EXPECT_EQ(b->memory.tensors_dims_from_onnx, 1u);
+  EXPECT_EQ(b->memory.tensors_dims_unknown, 1u);  // the plugin's "out" (-6)
+  std::remove(path.c_str());
 }
 
 }  // namespace

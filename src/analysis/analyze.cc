@@ -36,6 +36,10 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   // Remarks read roles, provenance, time and memory.
   compute_remarks(capture);
 
+  // The build tuner: the best route's build against the default route's (the diff reads
+  // everything above).
+  compare_tuner_routes(capture);
+
   // Findings, last: they read everything above.
   capture.findings = run_findings(capture, options.ignore_findings);
 }

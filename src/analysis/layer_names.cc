@@ -1,5 +1,6 @@
 #include "analysis/layer_names.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "model/values.h"
@@ -253,6 +254,18 @@ std::string op_from_node_name(std::string_view name) {
 
 bool looks_like_initializer(std::string_view name) {
   return starts_with(name, "onnx::") || ends_with(name, ".weight") || ends_with(name, ".bias");
+}
+
+std::optional<std::string> unique_prefix_match(const std::vector<std::string>& sorted,
+                                               const std::string& cut) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  if (cut.size() < 4) return std::nullopt;
+  auto it = std::upper_bound(sorted.begin(), sorted.end(), cut);
+  if (it == sorted.end() || it->compare(0, cut.size(), cut) != 0) return std::nullopt;
+  auto next = std::next(it);
+  if (next != sorted.end() && next->compare(0, cut.size(), cut) == 0) return std::nullopt;
+  if (digit(cut.back()) && digit((*it)[cut.size()])) return std::nullopt;
+  return *it;
 }
 
 }  // namespace trtlens

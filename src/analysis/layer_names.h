@@ -4,6 +4,7 @@
 // of its own (reformats, copies, "(Unnamed Layer* 13) [Shuffle]", "{ForeignNode[A...B]}").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,13 @@ std::vector<std::string> metadata_node_names(std::string_view metadata);
 // Op type guessed from a node name: "Conv_17" -> "Conv", "/model/conv1/Conv" -> "Conv",
 // "" when the name does not say.
 std::string op_from_node_name(std::string_view name);
+
+// The one name of `sorted` (sorted, unique) that `cut` is a proper prefix of: a name the log
+// cut short ("/m/_input_quantizer/QuantizeLin" for ".../QuantizeLinear"). nullopt when none or
+// several names continue it, when `cut` is under 4 characters, and when the cut falls inside a
+// number ("Conv_1" may be all of "Conv_1" in another model, never proof of "Conv_12").
+std::optional<std::string> unique_prefix_match(const std::vector<std::string>& sorted,
+                                               const std::string& cut);
 
 // A parameter name as exporters write them ("conv1.weight", "fc.bias", "onnx::Conv_497"): used
 // only when no ONNX model says which names are initializers.

@@ -4,6 +4,7 @@
 
 #include "analysis/layer_names.h"
 #include "analysis/liveness.h"
+#include "analysis/shapes.h"
 #include "model/values.h"
 
 namespace trtlens {
@@ -191,35 +192,103 @@ std::optional<uint64_t> element_bytes(const std::string& dtype, uint64_t count) 
 }
 
 ShapeResolver::ShapeResolver(const Build& b,
-                             const std::map<std::string, std::vector<int64_t>>& shapes)
-    : shapes_(shapes) {
+                             const std::map<std::string, std::vector<int64_t>>& shapes,
+                             const std::map<std::string, std::vector<int64_t>>* onnx)
+    : shapes_(shapes), onnx_(onnx) {
   std::map<int64_t, std::set<int64_t>> values;
-  auto consider = [&](const Tensor& t) {
-    auto it = shapes_.find(t.name);
-    if (it == shapes_.end() || !t.has_dims || it->second.size() != t.dims.size()) return;
+  auto consider = [&](const std::map<std::string, std::vector<int64_t>>& given, const Tensor& t) {
+    auto it = given.find(t.name);
+    if (it == given.end() || !t.has_dims || it->second.size() != t.dims.size()) return;
     for (size_t i = 0; i < t.dims.size(); ++i)
       if (t.dims[i] < 0) values[t.dims[i]].insert(it->second[i]);
   };
-  for (const auto& l : b.layers) {
-    for (const auto& t : l.inputs) consider(t);
-    for (const auto& t : l.outputs) consider(t);
-  }
-  for (const auto& bd : b.bindings) consider(bd.tensor);
+  auto each_tensor = [&](auto&& f) {
+    for (const auto& l : b.layers) {
+      for (const auto& t : l.inputs) f(t);
+      for (const auto& t : l.outputs) f(t);
+    }
+    for (const auto& bd : b.bindings) f(bd.tensor);
+  };
+  each_tensor([&](const Tensor& t) { consider(shapes_, t); });
   for (const auto& [symbol, v] : values)
     if (v.size() == 1) symbols_[symbol] = *v.begin();
+  if (!onnx_) return;
+  for (const auto& [name, dims] : *onnx_) onnx_names_.push_back(name);  // a map: sorted
+  each_tensor([&](const Tensor& t) {
+    if (shapes_.count(t.name) || !t.has_dims) return;
+    const std::vector<int64_t>* d = onnx_dims(t.name);
+    if (!d || d->size() != t.dims.size() || !agrees(t, *d)) return;
+    for (size_t i = 0; i < t.dims.size(); ++i)
+      if (t.dims[i] < 0) values[t.dims[i]].insert((*d)[i]);
+  });
+  for (const auto& [symbol, v] : values)
+    if (v.size() == 1) onnx_symbols_[symbol] = *v.begin();
+}
+
+const std::vector<int64_t>* ShapeResolver::onnx_dims(const std::string& name) const {
+  if (!onnx_) return nullptr;
+  auto it = onnx_->find(name);
+  if (it == onnx_->end())
+    if (auto full = unique_prefix_match(onnx_names_, name)) it = onnx_->find(*full);
+  return it == onnx_->end() ? nullptr : &it->second;
+}
+
+// The ONNX dims fit what TensorRT printed: same rank, same concrete dims (also those a given
+// shape fixed).
+bool ShapeResolver::agrees(const Tensor& t, const std::vector<int64_t>& dims) const {
+  if (!t.has_dims || dims.size() != t.dims.size()) return false;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    int64_t d = t.dims[i];
+    if (d < 0)
+      if (auto it = symbols_.find(d); it != symbols_.end()) d = it->second;
+    if (d >= 0 && d != dims[i]) return false;
+  }
+  return true;
+}
+
+std::optional<std::vector<int64_t>> ShapeResolver::resolve(const Tensor& t, Source& how) const {
+  how = Source::Unknown;
+  if (auto it = shapes_.find(t.name); it != shapes_.end()) {
+    how = Source::Given;
+    return it->second;
+  }
+  if (!t.has_dims) return std::nullopt;
+  auto substitute =
+      [&](const std::map<int64_t, int64_t>& symbols) -> std::optional<std::vector<int64_t>> {
+    std::vector<int64_t> d = t.dims;
+    for (auto& x : d) {
+      if (x >= 0) continue;
+      auto it = symbols.find(x);
+      if (it == symbols.end()) return std::nullopt;
+      x = it->second;
+    }
+    return d;
+  };
+  if (auto d = substitute(symbols_)) {
+    how = d == t.dims ? Source::Printed : Source::Given;
+    return d;
+  }
+  if (!onnx_) return std::nullopt;
+  if (const auto* d = onnx_dims(t.name); d && agrees(t, *d)) {
+    how = Source::Onnx;
+    return *d;
+  }
+  if (auto d = substitute(onnx_symbols_)) {
+    how = Source::Onnx;
+    return d;
+  }
+  return std::nullopt;
 }
 
 std::optional<std::vector<int64_t>> ShapeResolver::dims(const Tensor& t) const {
-  if (auto it = shapes_.find(t.name); it != shapes_.end()) return it->second;
-  if (!t.has_dims) return std::nullopt;
-  std::vector<int64_t> d = t.dims;
-  for (auto& x : d) {
-    if (x >= 0) continue;
-    auto it = symbols_.find(x);
-    if (it == symbols_.end()) return std::nullopt;
-    x = it->second;
-  }
-  return d;
+  Source how;
+  return resolve(t, how);
+}
+
+ShapeResolver::Source ShapeResolver::source(const Tensor& t) const {
+  Source how;
+  resolve(t, how);
+  return how;
 }
 
 void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
@@ -232,26 +301,59 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
           {Severity::Error, {"--shape", 0}, "--shape '" + spec + "': expected name=1x3x224x224"});
   }
   std::set<std::string> unknown_dtypes;
+  std::map<std::map<std::string, std::vector<int64_t>>, InferredShapes> inferred_by_shapes;
   for (Build& b : c.builds) {
     // The log's profile shapes first; --shape overrides them.
     std::map<std::string, std::vector<int64_t>> shapes;
     for (const auto& [name, text] : b.memory.profile_shapes)
       if (auto d = parse_x_dims(text)) shapes[name] = *d;
     for (const auto& [name, d] : given) shapes[name] = d;
-    ShapeResolver resolve(b, shapes);
+    // With a model file, the ONNX library's shape inference follows the given shapes through
+    // the graph (one run per distinct set of shapes).
+    const InferredShapes* inferred = nullptr;
+    if (!shapes.empty() && !c.onnx.shape_model.empty()) {
+      auto it = inferred_by_shapes.find(shapes);
+      if (it == inferred_by_shapes.end()) {
+        it =
+            inferred_by_shapes.emplace(shapes, infer_onnx_shapes(c.onnx.shape_model, shapes)).first;
+        if (!it->second.error.empty())
+          c.diagnostics.push_back(
+              {Severity::Warning, SourceLoc{b.source.path, b.source.line}, it->second.error});
+      }
+      inferred = &it->second;
+    }
+    ShapeResolver resolve(b, shapes, inferred ? &inferred->dims : nullptr);
+    b.memory.tensors_dims_from_onnx.reset();
+    b.memory.tensors_dims_unknown.reset();
     if (!shapes.empty()) {
-      // Say how many dynamic tensors no given shape resolves (their sizes stay unknown).
-      std::set<std::string> open;
+      // Say how many dynamic tensors no given shape resolves (their sizes stay unknown), and
+      // how many the ONNX model's shape inference resolved.
+      std::set<std::string> open, from_onnx;
       std::set<int64_t> symbols;
       auto check_dims = [&](const Tensor& t) {
-        if (!t.has_dims || resolve.dims(t)) return;
+        if (!t.has_dims) return;
+        auto how = resolve.source(t);
+        if (how == ShapeResolver::Source::Onnx) from_onnx.insert(t.name);
+        if (how != ShapeResolver::Source::Unknown) return;
         open.insert(t.name);
         for (int64_t d : t.dims)
-          if (d < 0) symbols.insert(d);
+          if (d < 0 && !resolve.fixes(d)) symbols.insert(d);
+        // Every symbol fixed, but by shapes that disagree: name them all.
+        if (symbols.empty())
+          for (int64_t d : t.dims)
+            if (d < 0) symbols.insert(d);
       };
       for (const auto& l : b.layers) {
         for (const auto& t : l.inputs) check_dims(t);
         for (const auto& t : l.outputs) check_dims(t);
+      }
+      b.memory.tensors_dims_unknown = open.size();
+      if (inferred) {
+        b.memory.tensors_dims_from_onnx = from_onnx.size();
+        c.diagnostics.push_back(
+            {Severity::Info, SourceLoc{b.source.path, b.source.line},
+             "build " + std::to_string(b.id) + ": " + std::to_string(from_onnx.size()) +
+                 " tensor(s) take their dims from the ONNX model's shape inference"});
       }
       if (!open.empty()) {
         std::string list;
@@ -263,7 +365,8 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
             {Severity::Warning, SourceLoc{b.source.path, b.source.line},
              "build " + std::to_string(b.id) + ": " + std::to_string(open.size()) +
                  " tensor(s) keep dynamic dims no given shape fixes (symbols " + list +
-                 "): their sizes are unknown; give --shape for the tensors that carry them"});
+                 "): their sizes are unknown; give --shape for the tensors that carry them" +
+                 (c.onnx.shape_model.empty() ? ", or --onnx MODEL to infer them" : "")});
       }
     }
 

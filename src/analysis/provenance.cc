@@ -17,8 +17,22 @@ class NodeIndex {
       by_name_.emplace(m.nodes[i].name, i);
       for (const auto& o : m.nodes[i].outputs) producer_.emplace(o.name, i);
       for (const auto& in : m.nodes[i].inputs) consumer_.emplace(in.name, i);  // first wins
+      node_names_.push_back(m.nodes[i].name);
     }
     for (const auto& v : m.initializers) initializers_.insert(v.name);
+    for (const auto* map : {&producer_, &consumer_})
+      for (const auto& [name, i] : *map) tensor_names_.push_back(name);
+    for (auto* v : {&node_names_, &tensor_names_}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+  }
+  // A node or tensor name the input cut short, completed where only one name begins so.
+  std::optional<std::string> node_by_prefix(const std::string& cut) const {
+    return unique_prefix_match(node_names_, cut);
+  }
+  std::optional<std::string> tensor_by_prefix(const std::string& cut) const {
+    return unique_prefix_match(tensor_names_, cut);
   }
   std::optional<size_t> node(const std::string& name) const {
     auto it = by_name_.find(name);
@@ -37,6 +51,7 @@ class NodeIndex {
  private:
   std::unordered_map<std::string, size_t> by_name_, producer_, consumer_;
   std::set<std::string> initializers_;
+  std::vector<std::string> node_names_, tensor_names_;  // sorted
 };
 
 // Keeps the first node of each name (a model file and a parse section may both list them).
@@ -54,6 +69,8 @@ void dedupe_nodes(OnnxModel& m) {
 void infer_nodes(OnnxModel& m, const Build& b) {
   std::set<std::string> seen;
   for (const auto& n : m.nodes) seen.insert(n.name);
+  // A name the layer cut short is the listed node it begins, not a node of its own.
+  const std::vector<std::string> listed(seen.begin(), seen.end());
   // A local set: each push_back would make is_initializer() rebuild its index (quadratic).
   std::unordered_set<std::string> inits;
   for (const auto& v : m.initializers) inits.insert(v.name);
@@ -62,7 +79,8 @@ void infer_nodes(OnnxModel& m, const Build& b) {
       if (inits.insert(name).second) m.initializers.push_back(OnnxValue{name, "", {}, false});
       return;
     }
-    if (!seen.insert(name).second) return;
+    if (seen.count(name) || unique_prefix_match(listed, name)) return;
+    seen.insert(name);
     OnnxNode n;
     n.name = name;
     n.op = op_from_node_name(name);
@@ -95,14 +113,14 @@ struct Resolver {
   bool have_model;  // the node list came from a model or a parse section, not from names
 
   // A piece of a fused name: node, initializer, or nothing.
-  enum class What { Node, Initializer, Internal, Unmatched };
+  enum class What { Node, NodeByPrefix, Initializer, Internal, Unmatched };
   What resolve(const std::string& piece, std::string& out) const {
     if (is_internal_name(piece)) return What::Internal;
     if (index.node(piece)) {
       out = piece;
       return What::Node;
     }
-    std::string stripped = strip_trt_additions(piece);
+    const std::string stripped = strip_trt_additions(piece);
     if (index.node(stripped)) {
       out = stripped;
       return What::Node;
@@ -112,12 +130,19 @@ struct Resolver {
       out = index.initializer(piece) ? piece : stripped;
       return What::Initializer;
     }
+    for (const std::string* cut : {&piece, &stripped})
+      if (auto full = index.node_by_prefix(*cut)) {
+        out = *full;
+        return What::NodeByPrefix;
+      }
     out = stripped;
     return What::Unmatched;
   }
 
-  // A ForeignNode endpoint: a node name, a fused name or a tensor name.
-  std::optional<size_t> endpoint(const std::string& name, bool first) const {
+  // A ForeignNode endpoint: a node name, a fused name or a tensor name, or the one node or
+  // tensor such a name cut short begins (`completed` says which).
+  std::optional<size_t> endpoint(const std::string& name, bool first,
+                                 std::string& completed) const {
     if (auto i = index.node(name)) return i;
     if (auto i = index.node(strip_trt_additions(name))) return i;
     auto parts = fused_node_names(name);
@@ -128,7 +153,16 @@ struct Resolver {
           if (!best || (first ? *i < *best : *i > *best)) best = i;
       if (best) return best;
     }
-    return index.producer(name);
+    if (auto i = index.producer(name)) return i;
+    if (auto full = index.node_by_prefix(name)) {
+      completed = *full;
+      return index.node(*full);
+    }
+    if (auto full = index.tensor_by_prefix(name)) {
+      completed = *full;
+      return index.producer(*full);
+    }
+    return std::nullopt;
   }
 };
 
@@ -143,10 +177,14 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
         p.kind == LayerNameKind::Foreign || p.kind == LayerNameKind::Myelin ? "myelin" : "onnx";
     std::vector<std::string> unmatched;
     for (const auto& n : meta) {
-      if (r.index.node(n))
+      if (r.index.node(n)) {
         lp.nodes.push_back(n);
-      else
+      } else if (auto full = r.index.node_by_prefix(n)) {
+        lp.nodes.push_back(*full);
+        lp.prefix_matches.emplace_back(n, *full);
+      } else {
         unmatched.push_back(n);
+      }
     }
     if (!unmatched.empty()) {
       lp.note = "Metadata names " + std::to_string(unmatched.size()) +
@@ -173,7 +211,11 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
       return lp;
     case LayerNameKind::Foreign: {
       lp.kind = "myelin";
-      auto a = r.endpoint(p.range_first, true), b = r.endpoint(p.range_last, false);
+      std::string first_full, last_full;
+      auto a = r.endpoint(p.range_first, true, first_full),
+           b = r.endpoint(p.range_last, false, last_full);
+      if (!first_full.empty()) lp.prefix_matches.emplace_back(p.range_first, first_full);
+      if (!last_full.empty()) lp.prefix_matches.emplace_back(p.range_last, last_full);
       if (p.range_ambiguous) {
         lp.note = "ForeignNode range holds more than one '...': cannot tell where it splits";
       } else if (!a || !b) {
@@ -196,6 +238,9 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
   for (const auto& part : p.parts) {
     std::string name;
     switch (r.resolve(part, name)) {
+      case Resolver::What::NodeByPrefix:
+        lp.prefix_matches.emplace_back(part, name);
+        [[fallthrough]];
       case Resolver::What::Node:
         if (std::find(lp.nodes.begin(), lp.nodes.end(), name) == lp.nodes.end())
           lp.nodes.push_back(name);
@@ -317,11 +362,15 @@ void compute_provenance(Capture& c) {
     for (const auto& n : kept) layer_of.emplace(n, li);
   }
 
+  std::set<std::string> by_prefix;
+  for (const auto& lp : m.layers)
+    for (const auto& [cut, full] : lp.prefix_matches) by_prefix.insert(full);
   for (auto& n : m.nodes) {
     n.layer.clear();
     n.fused_with.clear();
     n.reason.clear();
     n.precision.clear();
+    n.matched_by = by_prefix.count(n.name) ? "prefix" : "";
     auto it = layer_of.find(n.name);
     if (it == layer_of.end()) {
       explain_missing(n, m, layer_of, *b);

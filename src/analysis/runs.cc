@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
+#include <set>
+#include <sstream>
 #include <tuple>
+
+#include "analysis/diff.h"
 
 namespace trtlens {
 namespace {
@@ -148,7 +153,96 @@ void group(RunInfo& r) {
                    });
 }
 
+// A route as the set of its flags.
+std::set<std::string> route_flags(const std::string& route) {
+  std::set<std::string> flags;
+  std::istringstream in(route);
+  for (std::string f; in >> f;) flags.insert(f);
+  return flags;
+}
+
+bool is_default_name(const std::string& route) {
+  std::string r;
+  for (char ch : route)
+    if (!std::isspace(static_cast<unsigned char>(ch)))
+      r += char(std::tolower(static_cast<unsigned char>(ch)));
+  return r == "default" || r == "'default'" || r == "(default)";
+}
+
+// The build made between an iteration's TASK_BEGIN and TASK_END (the last one, as a tuner
+// iteration may print a listing more than once), or null.
+const Build* iteration_build(const Capture& c, const TuningRun& t, const TunerIteration& it) {
+  if (!it.begun) return nullptr;
+  const Build* chosen = nullptr;
+  for (const auto& b : c.builds)
+    if (b.source.path == t.path && b.source.line > it.source.line &&
+        (it.end_line == 0 || b.source.line < it.end_line))
+      chosen = &b;
+  return chosen;
+}
+
 }  // namespace
+
+void compare_tuner_routes(Capture& c) {
+  // The default route may come from a tuning cache given beside the log.
+  std::string default_route;
+  for (const auto& t : c.tuning)
+    if (default_route.empty() && !t.default_route.empty()) default_route = t.default_route;
+  for (auto& t : c.tuning) {
+    t.default_iter = t.default_build = t.best_build = -1;
+    t.best_vs_default.reset();
+    t.comparison_note.clear();
+    const TunerIteration* def = nullptr;
+    const TunerIteration* best = nullptr;
+    for (const auto& it : t.iterations) {
+      const bool is_default = default_route.empty()
+                                  ? is_default_name(it.route)
+                                  : route_flags(it.route) == route_flags(default_route);
+      if (is_default && !def) def = &it;
+      if (it.iter == t.best_iter) best = &it;
+    }
+    if (!best && !t.best_route.empty())
+      for (const auto& it : t.iterations)
+        if (!best && route_flags(it.route) == route_flags(t.best_route)) best = &it;
+    if (def) t.default_iter = def->iter;
+    if (!def) {
+      t.comparison_note = default_route.empty()
+                              ? "the inputs name no default route (give the --tuningCacheFile "
+                                "JSON Lines beside the log: its header has default_build_route)"
+                              : "no iteration ran the default route '" + default_route + "'";
+      continue;
+    }
+    if (!best) {
+      t.comparison_note = "the inputs name no best iteration";
+      continue;
+    }
+    const Build* base = iteration_build(c, t, *def);
+    const Build* head = iteration_build(c, t, *best);
+    if (base) t.default_build = base->id;
+    if (head) t.best_build = head->id;
+    if (def == best) {
+      t.comparison_note = "the best route is the default route: the tuner changed nothing";
+      continue;
+    }
+    if (!base || !head) {
+      std::string log;
+      for (const auto& other : c.tuning)
+        if (other.from == "log" && log.empty()) log = other.path;
+      t.comparison_note =
+          t.from != "cache" ? std::string("the log holds no layer listing of the ") +
+                                  (!base ? "default" : "best") + " route's build"
+          : !log.empty() ? "a tuning cache holds no layer listings: compared in " + log
+                         : "a tuning cache holds no layer listings: give the tuner's log";
+      continue;
+    }
+    DiffResult d = diff_builds(c, *base, c, *head);
+    d.base_side.label = "default route '" + def->route + "' (iteration " +
+                        std::to_string(def->iter) + ", build " + std::to_string(base->id) + ")";
+    d.head_side.label = "best route '" + best->route + "' (iteration " +
+                        std::to_string(best->iter) + ", build " + std::to_string(head->id) + ")";
+    t.best_vs_default = std::make_shared<const DiffResult>(std::move(d));
+  }
+}
 
 std::string record_pattern(const LogRecord& rec) {
   std::string m = rec.message;

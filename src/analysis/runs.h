@@ -15,6 +15,14 @@ namespace trtlens {
 // whose log stops inside a build stage: crashed, else running; otherwise unknown.
 void analyze_runs(Capture& capture);
 
+// The build tuner's "what did it change": for each tuning run, the build of the default route
+// (the cache header's default_build_route, else an iteration whose route is named "default")
+// and the build of the best route, and the diff of the two (TuningRun::best_vs_default).
+// Routes compare as sets of their flags, so "-a=on -b=off" equals "-b=off -a=on". The diff
+// points into capture.builds: run this on the capture that is rendered (a copy would point into
+// the original's builds).
+void compare_tuner_routes(Capture& capture);
+
 // A record's message with the node it names and numbers replaced, so that records of one kind
 // group together: "Could not find any implementation for node <node>."
 std::string record_pattern(const LogRecord& record);

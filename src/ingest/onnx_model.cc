@@ -53,6 +53,31 @@ OnnxValue value_of(const onnx::ValueInfoProto& v) {
   return out;
 }
 
+// The graph for shape inference: tensor data other than small constants (the shapes Reshape,
+// Slice and friends read) is dropped, so a model of many GB keeps a few MB for later.
+std::string shape_model(onnx::ModelProto& proto) {
+  constexpr size_t kSmall = 4096;  // bytes of data an initializer may keep
+  auto strip = [](onnx::TensorProto& t) {
+    size_t n = t.raw_data().size() + size_t(t.int64_data_size()) * 8 +
+               size_t(t.int32_data_size()) * 4 + size_t(t.float_data_size()) * 4 +
+               size_t(t.double_data_size()) * 8 + size_t(t.uint64_data_size()) * 8;
+    if (n <= kSmall) return;
+    t.clear_raw_data();
+    t.clear_int64_data();
+    t.clear_int32_data();
+    t.clear_float_data();
+    t.clear_double_data();
+    t.clear_uint64_data();
+    t.clear_string_data();
+  };
+  auto* g = proto.mutable_graph();
+  for (auto& t : *g->mutable_initializer()) strip(t);
+  for (auto& n : *g->mutable_node())
+    for (auto& a : *n.mutable_attribute())
+      if (a.has_t()) strip(*a.mutable_t());
+  return proto.SerializeAsString();
+}
+
 }  // namespace
 
 OnnxModel read_onnx_model(const std::string& path) {
@@ -134,6 +159,7 @@ OnnxModel read_onnx_model_fd(const std::string& path, int fd) {
     node.source = SourceLoc{path, 0};
     m.nodes.push_back(std::move(node));
   }
+  m.shape_model = shape_model(proto);
   return m;
 }
 

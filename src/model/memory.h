@@ -59,6 +59,9 @@ struct BuildMemory {
   std::optional<uint64_t> sum_input_bytes, sum_weight_bytes, sum_output_bytes,
       sum_weights_stored_bytes, sum_bias_stored_bytes;
   int layers_with_unknown_size = 0;
+  // Dynamic shapes: tensors whose dims the ONNX model's shape inference gave (--onnx with
+  // --shape), and tensors whose dims stay unknown; nullopt when no shape was given.
+  std::optional<size_t> tensors_dims_from_onnx, tensors_dims_unknown;
   // Activation estimate from tensor lifetimes (analysis/liveness).
   std::optional<uint64_t> peak_live_bytes;
   int peak_layer = -1;
@@ -73,9 +76,9 @@ struct BuildMemory {
 // (TensorRT prints the figures before the layer listing). Assembler::attach_memory decides.
 struct MemoryRecord {
   enum class Kind { Layer, Figure, Change, Shape } kind = Kind::Figure;
-  std::string key;    // Figure: BuildMemory field name; Layer: layer/tensor name
-  std::string text;   // Shape: "1x3x224x224"
-  double value = 0;   // Figure
+  std::string key;   // Figure: BuildMemory field name; Layer: layer/tensor name
+  std::string text;  // Shape: "1x3x224x224"
+  double value = 0;  // Figure
   uint64_t host = 0, device = 0, scratch = 0;  // Layer
   MemUsageChange change;
   std::string path;

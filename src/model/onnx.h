@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "model/source.h"
@@ -26,8 +27,8 @@ const char* to_string(NodeFate f);
 struct OnnxNode {
   std::string name;
   std::string op;
-  int index = -1;       // graph order
-  bool unnamed = false; // the name was made up as <op>_<index>
+  int index = -1;        // graph order
+  bool unnamed = false;  // the name was made up as <op>_<index>
   std::vector<OnnxValue> inputs;
   std::vector<OnnxValue> outputs;
   // "Using kernel: (3, 3), strides: ..., numOutputs: 32" (convolutions in the parse section).
@@ -43,6 +44,8 @@ struct OnnxNode {
   std::string reason;                   // elimination reason when the log says
   std::string precision;                // dtype the node ends up computing in
   bool inferred = false;  // known only from layer names (no .onnx file, no parse section)
+  // "prefix": the layer names it cut short (the name printed is a prefix of this one only).
+  std::string matched_by;
 };
 
 // A fusion/elimination line of the verbose log ("ConvReluFusion: Fusing Conv_0 with Relu_1",
@@ -71,6 +74,9 @@ struct LayerProvenance {
   std::string attached_to;  // reformat: the layer it serves; copy: the tensor copied
   bool from_metadata = false;
   std::string note;  // ambiguity, unmatched names
+  // Names the input cut short, matched to the one node or tensor they are a prefix of:
+  // (as printed, matched name).
+  std::vector<std::pair<std::string, std::string>> prefix_matches;
 };
 
 // Counts over the provenance of the final build (analysis/provenance).
@@ -96,11 +102,14 @@ struct OnnxModel {
   std::vector<OnnxValue> initializers;
   std::vector<OnnxValue> graph_inputs;
   std::vector<OnnxValue> graph_outputs;
-  std::vector<FusionEvent> events;      // from the verbose log, in log order
-  std::vector<LayerCount> layer_counts; // "After ...: N layers", in log order
-  std::vector<LayerProvenance> layers;  // per layer of the final build (analysis)
-  std::vector<std::string> notes;       // what provenance could not decide
-  ProvenanceCounts counts;              // (analysis)
+  std::vector<FusionEvent> events;       // from the verbose log, in log order
+  std::vector<LayerCount> layer_counts;  // "After ...: N layers", in log order
+  std::vector<LayerProvenance> layers;   // per layer of the final build (analysis)
+  std::vector<std::string> notes;        // what provenance could not decide
+  ProvenanceCounts counts;               // (analysis)
+  // A model file's graph with large tensor data left out (a serialized ModelProto): what the
+  // ONNX library's shape inference needs when --shape fixes the inputs (analysis/shapes).
+  std::string shape_model;
 
   // By name through an index rebuilt whenever the vectors were replaced or grew (engines of
   // 10k layers look names up per layer).

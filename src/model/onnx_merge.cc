@@ -38,6 +38,7 @@ void merge_onnx_model(OnnxModel& into, OnnxModel from) {
   if (!from.graph_inputs.empty()) into.graph_inputs = std::move(from.graph_inputs);
   if (!from.graph_outputs.empty()) into.graph_outputs = std::move(from.graph_outputs);
   for (auto& s : from.sources) into.sources.push_back(std::move(s));
+  if (!from.shape_model.empty()) into.shape_model = std::move(from.shape_model);
 }
 
 }  // namespace trtlens

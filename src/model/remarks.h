@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -12,6 +13,8 @@
 #include "model/source.h"
 
 namespace trtlens {
+
+struct DiffResult;  // analysis/diff.h
 
 // One "[GpuLayer] KIND: name" / "[DlaLayer] name" line of an INFO-level build (TRT 8.5+).
 struct DevicePlacement {
@@ -70,6 +73,13 @@ struct TuningRun {
   nlohmann::ordered_json header = nlohmann::ordered_json::object();  // cache header, as given
   std::vector<TunerIteration> iterations;
   SourceLoc best_source;
+  // Filled by analysis: what the tuner changed, the build of the best route against the build
+  // of the default route (build ids; -1 when the inputs lack one) and the diff of the two;
+  // `comparison_note` says why there is none.
+  int default_iter = -1;
+  int default_build = -1, best_build = -1;
+  std::shared_ptr<const DiffResult> best_vs_default;
+  std::string comparison_note;
 };
 
 // An explanation (analysis): kind "passed" (TensorRT did it), "missed" (it did not, with the

@@ -6,6 +6,7 @@
 
 #include "io/units.h"
 #include "render/escape.h"
+#include "render/runs.h"
 
 namespace trtlens {
 namespace {
@@ -146,6 +147,7 @@ void write_explain(const Capture& c, const std::string& what, const std::string&
         rows.push_back(std::move(r));
       }
       j[what] = std::move(rows);
+      if (what == "tuner") j["best_vs_default"] = tuner_comparison_json(c);
     }
     os << j.dump(2) << "\n";
     return;
@@ -161,6 +163,8 @@ void write_explain(const Capture& c, const std::string& what, const std::string&
     return;
   }
   write_table(t, format, os);
+  if (what == "tuner" && (format == "table" || format == "md"))
+    write_tuner_comparison(c, format, os);
 }
 
 void write_missed_section(const Capture& c, const std::string& format, std::ostream& os,

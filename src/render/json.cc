@@ -2,12 +2,12 @@
 
 #include <ostream>
 
-#include "render/memory.h"
-
-#include "render/provenance.h"
-#include "render/profile.h"
-
+#include "render/explain.h"
 #include "render/findings.h"
+#include "render/memory.h"
+#include "render/profile.h"
+#include "render/provenance.h"
+#include "render/runs.h"
 
 namespace trtlens {
 
@@ -76,6 +76,8 @@ ojson layer_json(const Layer& layer) {
 
   j["onnx_nodes"] = layer.onnx_nodes;
   j["role"] = to_string(layer.role);
+  if (!layer.device.empty()) j["device"] = layer.device;
+  if (!layer.fallback_reason.empty()) j["fallback_reason"] = layer.fallback_reason;
   return j;
 }
 
@@ -104,6 +106,34 @@ ojson build_json(const Build& b) {
 
 namespace {
 
+ojson source_json(const SourceLoc& s) {
+  return s.line || !s.path.empty() ? ojson{{"path", s.path}, {"line", s.line}} : ojson(nullptr);
+}
+
+// Placements as the INFO listing printed them, and every fallback warning with its reason
+// (layers carry their own device and fallback reason).
+ojson dla_json(const Capture& c) {
+  ojson j;
+  j["placements"] = ojson::array();
+  for (const auto& p : c.placements)
+    j["placements"].push_back({{"layer", p.layer},
+                               {"kind", null_if_empty(p.kind)},
+                               {"device", p.device},
+                               {"source", source_json(p.source)},
+                               {"run", p.run}});
+  j["fallbacks"] = ojson::array();
+  for (const auto& f : c.dla_fallbacks)
+    j["fallbacks"].push_back(
+        {{"layer", f.layer},
+         {"kind", null_if_empty(f.kind)},
+         {"reason", null_if_empty(f.reason)},
+         {"syntax", f.syntax},
+         {"source", source_json(f.source)},
+         {"reason_source", f.reason_source.line ? source_json(f.reason_source) : ojson(nullptr)},
+         {"run", f.run}});
+  return j;
+}
+
 ojson capture_json_with(const Capture& c, const std::vector<const Build*>& builds,
                         bool with_builds) {
   ojson j;
@@ -123,6 +153,18 @@ ojson capture_json_with(const Capture& c, const std::vector<const Build*>& build
   for (const auto& r : c.runs) j["runs"].push_back(run_json(r));
 
   j["onnx"] = onnx_json(c.onnx);
+
+  // What explain shows: remarks, DLA placement and fallbacks, precision fallbacks, the tuner.
+  j["remarks"] = remarks_json(c, ExplainFilter{});
+  j["dla"] = dla_json(c);
+  j["precision_fallbacks"] = ojson::array();
+  for (const auto& f : c.precision_fallbacks)
+    j["precision_fallbacks"].push_back({{"tensor", f.tensor},
+                                        {"reason", f.reason},
+                                        {"source", source_json(f.source)},
+                                        {"run", f.run}});
+  j["tuning"] = ojson::array();
+  for (const auto& t : c.tuning) j["tuning"].push_back(tuning_run_json(c, t));
 
   j["findings"] = findings_json(findings_for(c, builds));
 

@@ -100,6 +100,10 @@ void write_memory_figures(const Build& b, std::ostream& os) {
                                        " (the sums above hold only the known parts)");
   bytes("weights by stored type", m.sum_weights_stored_bytes);
   bytes("bias by stored type", m.sum_bias_stored_bytes);
+  if (m.tensors_dims_from_onnx)
+    line("dims from ONNX shape inference", std::to_string(*m.tensors_dims_from_onnx) + " tensors");
+  if (m.tensors_dims_unknown)
+    line("tensors of unknown dims", std::to_string(*m.tensors_dims_unknown));
 
   os << "TensorRT reported:";
   bool any = m.total_host_persistent || m.total_device_persistent || m.total_scratch ||
@@ -184,6 +188,12 @@ void write_memory_summary(const Build& b, std::ostream& os) {
     if (m.layers_with_unknown_size) os << " (" << m.layers_with_unknown_size << " layers unknown)";
     os << '\n';
   }
+  if (m.tensors_dims_from_onnx || m.tensors_dims_unknown) {
+    os << "  dynamic dims:";
+    if (m.tensors_dims_from_onnx)
+      os << ' ' << *m.tensors_dims_from_onnx << " tensors resolved by ONNX shape inference,";
+    os << ' ' << m.tensors_dims_unknown.value_or(0) << " stay unknown\n";
+  }
   if (m.total_activation || m.total_device_persistent || m.peak_gpu_mib || m.engine_size_mib) {
     os << "  TensorRT memory:";
     const char* sep = " ";
@@ -228,6 +238,8 @@ ojson build_memory_json(const Build& b) {
   j["sum_weights_stored_bytes"] = opt(m.sum_weights_stored_bytes);
   j["sum_bias_stored_bytes"] = opt(m.sum_bias_stored_bytes);
   j["layers_with_unknown_size"] = m.layers_with_unknown_size;
+  j["tensors_dims_from_onnx"] = opt(m.tensors_dims_from_onnx);
+  j["tensors_dims_unknown"] = opt(m.tensors_dims_unknown);
   j["total_host_persistent"] = opt(m.total_host_persistent);
   j["total_device_persistent"] = opt(m.total_device_persistent);
   j["total_scratch"] = opt(m.total_scratch);

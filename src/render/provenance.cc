@@ -56,6 +56,9 @@ TextTable provenance_layers_table(const Build& b, const OnnxModel& m, const re2:
       notes = (lp.kind == "copy" ? "copy of tensor " : "serves ") + lp.attached_to +
               (notes.empty() ? "" : "; " + notes);
     if (lp.from_metadata) notes = "from Metadata" + (notes.empty() ? "" : "; " + notes);
+    for (const auto& [cut, full] : lp.prefix_matches)
+      notes +=
+          (notes.empty() ? "" : "; ") + std::string("name cut short: ") + cut + "... = " + full;
     t.rows.push_back({std::to_string(i), l.name, l.type, lp.kind,
                       l.outputs.empty() ? "" : l.outputs.front().dtype, nodes, notes});
   }
@@ -102,6 +105,7 @@ ojson onnx_json(const OnnxModel& m) {
     e["index"] = n.index;
     if (n.unnamed) e["unnamed"] = true;
     if (n.inferred) e["inferred"] = true;
+    if (!n.matched_by.empty()) e["matched_by"] = n.matched_by;
     e["fate"] = to_string(n.fate);
     e["layer"] = n.layer.empty() ? ojson(nullptr) : ojson(n.layer);
     e["fused_with"] = n.fused_with;
@@ -122,6 +126,12 @@ ojson onnx_json(const OnnxModel& m) {
     if (!l.attached_to.empty()) e["attached_to"] = l.attached_to;
     if (l.from_metadata) e["from_metadata"] = true;
     if (!l.note.empty()) e["note"] = l.note;
+    if (!l.prefix_matches.empty()) {
+      e["prefix_matches"] = ojson::array();
+      for (const auto& [cut, full] : l.prefix_matches)
+        e["prefix_matches"].push_back(
+            {{"printed", cut}, {"matched", full}, {"matched_by", "prefix"}});
+    }
     j["layers"].push_back(std::move(e));
   }
   j["layer_counts"] = ojson::array();

@@ -1,5 +1,6 @@
 #include "render/runs.h"
 
+#include "render/diff.h"
 #include "render/escape.h"
 
 namespace trtlens {
@@ -167,6 +168,108 @@ void add_run_outcome_json(const RunInfo& r, ojson& j) {
                                   {"count", g.count},
                                   {"first_line", g.first_line},
                                   {"nodes", g.nodes}});
+}
+
+}  // namespace trtlens
+
+namespace trtlens {
+namespace {
+
+const TunerIteration* iteration_of(const TuningRun& t, int iter) {
+  for (const auto& it : t.iterations)
+    if (it.iter == iter) return &it;
+  return nullptr;
+}
+
+ojson comparison_json(const TuningRun& t) {
+  const TunerIteration* def = iteration_of(t, t.default_iter);
+  ojson j;
+  j["run"] = t.path;
+  j["default_iter"] = t.default_iter >= 0 ? ojson(t.default_iter) : ojson(nullptr);
+  j["default_route"] = def ? ojson(def->route) : ojson(nullptr);
+  j["default_build"] = t.default_build >= 0 ? ojson(t.default_build) : ojson(nullptr);
+  j["best_iter"] = t.best_iter >= 0 ? ojson(t.best_iter) : ojson(nullptr);
+  j["best_route"] = opt_string(t.best_route);
+  j["best_build"] = t.best_build >= 0 ? ojson(t.best_build) : ojson(nullptr);
+  j["note"] = opt_string(t.comparison_note);
+  j["diff"] = t.best_vs_default ? diff_json(*t.best_vs_default, {}) : ojson(nullptr);
+  return j;
+}
+
+}  // namespace
+
+void write_tuner_comparison(const Capture& c, const std::string& format, std::ostream& os) {
+  const bool md = format == "md";
+  for (const auto& t : c.tuning) {
+    const TunerIteration* def = iteration_of(t, t.default_iter);
+    std::string head = "best route";
+    if (t.best_iter >= 0) head += " (iteration " + std::to_string(t.best_iter) + ")";
+    head += " against the default route";
+    if (def) head += " (iteration " + std::to_string(def->iter) + ")";
+    if (md) {
+      os << "\n## " << escape_markdown(t.path) << ": " << head << "\n\n";
+      if (def) os << "- default: " << escape_markdown(def->route) << "\n";
+      if (!t.best_route.empty()) os << "- best: " << escape_markdown(t.best_route) << "\n";
+      if (!t.comparison_note.empty()) os << "\n" << escape_markdown(t.comparison_note) << "\n";
+      if (t.best_vs_default) {
+        os << "\n";
+        write_diff_markdown(*t.best_vs_default, {}, os);
+      }
+      continue;
+    }
+    os << "\n" << escape_terminal(t.path) << ": " << head << "\n";
+    if (def) os << "  default: " << escape_terminal(def->route) << "\n";
+    if (!t.best_route.empty()) os << "  best:    " << escape_terminal(t.best_route) << "\n";
+    if (!t.comparison_note.empty()) os << "  " << escape_terminal(t.comparison_note) << "\n";
+    if (t.best_vs_default) write_diff_terminal(*t.best_vs_default, {}, os);
+  }
+}
+
+ojson tuner_comparison_json(const Capture& c) {
+  ojson a = ojson::array();
+  for (const auto& t : c.tuning) a.push_back(comparison_json(t));
+  return a;
+}
+
+ojson tuning_run_json(const Capture&, const TuningRun& t) {
+  ojson j;
+  j["path"] = t.path;
+  j["from"] = t.from;
+  j["expanded"] = t.expanded ? ojson(*t.expanded) : ojson(nullptr);
+  j["phases"] = ojson::array();
+  for (const auto& [phase, n] : t.phases)
+    j["phases"].push_back({{"phase", phase}, {"iterations", n}});
+  j["default_route"] = opt_string(t.default_route);
+  j["best_iter"] = t.best_iter >= 0 ? ojson(t.best_iter) : ojson(nullptr);
+  j["best_route"] = opt_string(t.best_route);
+  j["best_gpu_ms"] = t.best_gpu_ms ? ojson(*t.best_gpu_ms) : ojson(nullptr);
+  j["summary_ok"] = t.summary_ok ? ojson(*t.summary_ok) : ojson(nullptr);
+  j["summary_total"] = t.summary_total ? ojson(*t.summary_total) : ojson(nullptr);
+  j["header"] = t.header;
+  j["iterations"] = ojson::array();
+  for (const auto& it : t.iterations) {
+    ojson i;
+    i["iter"] = it.iter;
+    i["route"] = it.route;
+    i["status"] = it.crash                     ? "crash"
+                  : it.aborted                 ? "aborted"
+                  : it.accuracy_failed         ? "accuracy-fail"
+                  : it.ended || it.gpu_time_ms ? "ok"
+                                               : "started";
+    i["crash"] = it.crash;
+    i["aborted"] = it.aborted;
+    i["error_message"] = opt_string(it.error_message);
+    i["gpu_time_ms"] = it.gpu_time_ms ? ojson(*it.gpu_time_ms) : ojson(nullptr);
+    i["accuracy_algorithm"] = opt_string(it.accuracy_algorithm);
+    i["accuracy_loss"] = ojson::object();
+    for (const auto& [tensor, loss] : it.accuracy_loss) i["accuracy_loss"][tensor] = loss;
+    i["accuracy_failed"] = it.accuracy_failed;
+    i["best"] = it.iter == t.best_iter;
+    i["source"] = {{"path", it.source.path}, {"line", it.source.line}};
+    j["iterations"].push_back(std::move(i));
+  }
+  j["best_vs_default"] = comparison_json(t);
+  return j;
 }
 
 }  // namespace trtlens

@@ -37,3 +37,18 @@ void write_run_outcome(const RunInfo& r, std::ostream& os, size_t groups = 10);
 void add_run_outcome_json(const RunInfo& r, nlohmann::ordered_json& j);
 
 }  // namespace trtlens
+
+namespace trtlens {
+
+// The build tuner's best route against its default route, for each tuning run: a heading
+// naming both routes and builds, then the diff (terminal text or Markdown), or the reason there
+// is none.
+void write_tuner_comparison(const Capture& c, const std::string& format, std::ostream& os);
+// The same as JSON: {run, default_iter, default_route, default_build, best_iter, best_route,
+// best_build, note, diff} per tuning run (diff: the `trtlens diff` document, or null).
+nlohmann::ordered_json tuner_comparison_json(const Capture& c);
+// One tuning run for `trtlens json`: what the log or cache said, its iterations and the
+// comparison above.
+nlohmann::ordered_json tuning_run_json(const Capture& c, const TuningRun& t);
+
+}  // namespace trtlens

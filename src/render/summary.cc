@@ -73,6 +73,12 @@ ojson summary_json(const Capture& c, const std::vector<const Build*>& views) {
     }
     jb["totals"] = totals_json(b.totals);
     jb["latency"] = latency_json(b.latency);
+    if (b.memory.tensors_dims_unknown) {  // shapes were given
+      const auto& m = b.memory;
+      jb["dynamic_dims"] = {
+          {"from_onnx", m.tensors_dims_from_onnx ? ojson(*m.tensors_dims_from_onnx) : ojson()},
+          {"unknown", *m.tensors_dims_unknown}};
+    }
     if (!b.enriched_by.empty()) jb["enriched_by"] = b.enriched_by;
     j["builds"].push_back(std::move(jb));
   }
