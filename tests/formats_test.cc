@@ -323,6 +323,21 @@ TEST(FormatsExplain, DlaFallbacksBecomeMissedRemarksFoldedPerScope) {
   EXPECT_EQ(c.remarks[0].evidence.size(), 2u);
 }
 
+// A100 FP16 ResNet: Conv_0 + Relu_1 feeds MaxPool_2 (3x3 window, 112 -> 56: a ConvActPool
+// candidate in INT8) and Conv_43 + Add_44 + Relu_45 feeds GlobalAveragePool_46 (7x7 -> 1x1, a
+// reduction that no precision fuses): only the first is a missed fusion.
+TEST(FormatsExplain, AGlobalPoolAfterAConvolutionIsNoMissedConvActPool) {
+  TRTLENS_REQUIRE_SHARED();
+  Capture c = load({trex("examples/pytorch/resnet/A100/fp16/resnet.onnx.engine.graph.json")});
+  analyze(c, AnalysisOptions{});
+  std::vector<std::string> pools;
+  for (const auto& r : c.remarks)
+    if (r.kind == "missed" && r.category == "fusion" &&
+        r.reason.find("pooling after it") != std::string::npos)
+      pools.push_back(r.layer);
+  EXPECT_EQ(pools, std::vector<std::string>{"Conv_0 + Relu_1"});
+}
+
 TEST(FormatsExplain, MissingScaleNamesTheLayersTouchingTheTensor) {
   Capture c = load({fixture("formats/dla_8x.log")});
   analyze(c, AnalysisOptions{});

@@ -16,6 +16,16 @@ bool float_dtype(const std::string& dtype) {
 }
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
+// Output spatial dims 1x1 from an input map larger than that.
+bool global_pool(const Layer& l) {
+  if (l.inputs.empty() || l.outputs.empty()) return false;
+  const auto& in = l.inputs[0].dims;
+  const auto& out = l.outputs[0].dims;
+  if (in.size() < 3 || out.size() < 3 || in.size() != out.size()) return false;
+  const size_t h = out.size() - 2, w = out.size() - 1;
+  return out[h] == 1 && out[w] == 1 && (in[h] > 1 || in[w] > 1);
+}
+
 std::string first_dtype(const std::vector<Tensor>& ts) {
   for (const auto& t : ts)
     if (!t.dtype.empty()) return t.dtype;
@@ -195,9 +205,15 @@ class Builder {
       const Layer& n = b.layers[next[0]];
       const std::string t = n.type;
       std::string pattern;
-      if (contains(t, "Pooling"))
-        pattern =
-            "convolution and the pooling after it stayed apart (ConvActPool fuses only in INT8)";
+      if (contains(t, "Pooling")) {
+        // A global pool (1x1 output from a larger map) is a reduction, never a ConvActPool
+        // candidate; an INT8 pair that stayed apart did not miss the precision precondition.
+        if (global_pool(n)) continue;
+        pattern = first_dtype(l.inputs) == "INT8"
+                      ? "convolution and the pooling after it stayed apart"
+                      : "convolution and the pooling after it stayed apart (ConvActPool fuses "
+                        "only in INT8)";
+      }
       else if (contains(t, "Activation"))
         pattern = "convolution and the activation after it stayed apart";
       else if (contains(t, "ElementWise"))
