@@ -1,6 +1,7 @@
 #include "io/output.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,7 +65,6 @@ void install_handlers() {
 // then only removed on a normal exit).
 int register_temp(const std::string& path) {
   if (path.size() >= kSlotBytes) return -1;
-  install_handlers();
   for (size_t i = 0; i < kSlots; ++i) {
     bool expected = false;
     if (temp_claimed[i].compare_exchange_strong(expected, true)) {
@@ -152,13 +152,21 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
       }
       if (base.empty()) throw OutputError(path + ": is a directory");
       temp_ = (dir == "/" ? "" : dir) + "/." + base + ".trtlens-XXXXXX";
+      // The signals wait while the file is created and registered: one arriving in between
+      // would otherwise leave the file behind.
+      install_handlers();
+      sigset_t block, old;
+      sigemptyset(&block);
+      for (int sig : kCleanupSignals) sigaddset(&block, sig);
+      ::pthread_sigmask(SIG_BLOCK, &block, &old);
       fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
+      const int err = errno;
+      if (fd_ >= 0) slot_ = register_temp(temp_);
+      ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
       if (fd_ < 0) {
-        int err = errno;
         temp_.clear();
         throw OutputError(path + ": write failed: " + reason(err));
       }
-      slot_ = register_temp(temp_);
       // A replaced file keeps its permissions; a new one gets the usual 0666 less umask.
       mode_t mode =
           S_ISREG(st.st_mode) && st.st_mode ? (st.st_mode & 07777) : (0666 & ~current_umask());
