@@ -261,6 +261,9 @@ void signal_during_write(const fs::path& dir, int sig) {
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
+    // As a foreground process gets it: a runner started in the background of a script has
+    // SIGINT ignored, and trtlens keeps an ignored signal ignored.
+    ::signal(sig, SIG_DFL);
     const int null = ::open("/dev/null", O_WRONLY);
     ::dup2(null, STDERR_FILENO);
     ::execl(TRTLENS_BINARY, "trtlens", "json", log.c_str(), "-o", out.c_str(), (char*)nullptr);
