@@ -7,8 +7,11 @@
 #include <fstream>
 
 #include "analysis/analyze.h"
+#include "ingest/build_log/screen.h"
+#include "ingest/build_log/section.h"
 #include "ingest/grammar.h"
 #include "ingest/load.h"
+#include "model/assembler.h"
 #include "render/json.h"
 #include "test_support.h"
 
@@ -160,6 +163,59 @@ TEST(LogDriver, BlockEdgesLineEndsAndTheFallback) {
   EXPECT_NE(want.find("\"r99\""), std::string::npos);  // read after the fallback
   EXPECT_NE(want.find("line longer than the line limit"), std::string::npos);
   fs::remove(p);
+}
+
+// The screen's one-pass literal scan (Hyperscan over a whole block) finds the same trigger lines
+// as the per-line search, block by block, on real logs: the seeds' logs and the fixtures with
+// CR, CRLF, ANSI escapes and long lines. Each log is screened in 64 KiB blocks of whole lines.
+void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) {
+  SCOPED_TRACE(path);
+  auto grammar = Grammar::load();
+  Capture capture;
+  Assembler out(capture);
+  LogContext ctx{*grammar, out, path};
+  auto sections = make_log_sections(ctx);
+  LogScreen one_pass(*grammar, sections), per_line(*grammar, sections);
+  per_line.disable_one_pass();
+  if (!one_pass.one_pass()) GTEST_SKIP() << "built without Hyperscan: one path only";
+  const std::string text = test::read_file(path);
+  size_t hits = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = std::min(text.size(), pos + (size_t{1} << 16));
+    while (end < text.size() && text[end - 1] != '\n') ++end;
+    ScreenedBlock a, b;
+    a.bytes = b.bytes = std::string_view(text).substr(pos, end - pos);
+    one_pass.screen(a, max_line);
+    per_line.screen(b, max_line);
+    EXPECT_EQ(a.lines, b.lines);
+    EXPECT_EQ(a.recognized, b.recognized);
+    EXPECT_EQ(a.has_cr, b.has_cr);
+    EXPECT_EQ(a.has_esc, b.has_esc);
+    EXPECT_EQ(a.truncated, b.truncated);
+    ASSERT_EQ(a.hits.size(), b.hits.size());
+    for (size_t i = 0; i < a.hits.size(); ++i) {
+      EXPECT_EQ(a.hits[i].offset, b.hits[i].offset);
+      EXPECT_EQ(a.hits[i].line, b.hits[i].line);
+      EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
+    }
+    hits += a.hits.size();
+    pos = end;
+  }
+  EXPECT_GT(hits, 0u);
+}
+
+TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
+  for (const char* f :
+       {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
+        "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log",
+        "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log"})
+    expect_one_pass_agrees(fixture(f));
+  expect_one_pass_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
+}
+
+TEST(LogDriver, OnePassLiteralScanAgreesOnTheSeeds) {
+  TRTLENS_REQUIRE_SHARED();
+  for (const char* seed : kSeeds) expect_one_pass_agrees(test::shared_dir() + "/seeds/" + seed);
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // Hostile and unusual inputs and outputs: interleaved log lines, failed writes, outputs over
 // inputs, names that attack the reader, bad option values. Each case runs real code on real
 // files; expected values are counted from the inputs by the test itself.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -232,6 +234,73 @@ TEST_F(Hardening, FailedRunLeavesTheOldOutput) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(read_file((tmp_ / "out.json").string()), "old\n");
 }
+
+// A signal while the output is written: the process dies of it, the temporary file is gone and
+// the old output is untouched. The process is stopped (SIGSTOP) as soon as its temporary file
+// appears, so the signal always arrives mid-write, whatever the machine's load.
+void signal_during_write(const fs::path& dir, int sig) {
+  // One-line layers in a chain: enough for a JSON output that takes a while to write.
+  const std::string log = (dir / "chain.log").string();
+  {
+    std::ofstream f(log);
+    f << "[09/12/2024-10:11:12] [I] Layer Information:\nLayers:\n";
+    for (int i = 0; i < 30000; ++i)
+      f << "Name: layer_" << i << ", LayerType: CaskConvolution, Inputs: [ { Name: t" << i
+        << ", Location: Device, Dimensions: [1,64,56,56], Format/Datatype: Row major linear FP16 "
+           "}], Outputs: [ { Name: t"
+        << i + 1
+        << ", Location: Device, Dimensions: [1,64,56,56], Format/Datatype: Row major linear FP16 "
+           "}], ParameterType: Convolution, TacticValue: 0x0000000000000001, StreamId: 0, "
+           "Metadata: \n";
+    f << "\nBindings:\nt0\nt30000\n";
+  }
+  const fs::path outdir = dir / "out";
+  fs::create_directories(outdir);
+  const std::string out = (outdir / "big.json").string();
+  std::ofstream(out) << "old\n";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    // As a foreground process gets it: a runner started in the background of a script has
+    // SIGINT ignored, and trtlens keeps an ignored signal ignored.
+    ::signal(sig, SIG_DFL);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDERR_FILENO);
+    ::execl(TRTLENS_BINARY, "trtlens", "json", log.c_str(), "-o", out.c_str(), (char*)nullptr);
+    ::_exit(127);
+  }
+  auto temporaries = [&] {
+    std::vector<std::string> found;
+    for (const auto& e : fs::directory_iterator(outdir))
+      if (e.path().filename().string().rfind(".big.json.trtlens-", 0) == 0)
+        found.push_back(e.path().string());
+    return found;
+  };
+  bool caught = false;
+  int status = 0;
+  for (;;) {
+    if (!temporaries().empty()) {
+      ::kill(pid, SIGSTOP);
+      caught = true;
+      break;
+    }
+    if (::waitpid(pid, &status, WNOHANG) == pid) break;  // finished before it was caught
+    ::usleep(200);
+  }
+  ASSERT_TRUE(caught) << "the run finished before its temporary file was seen";
+  ASSERT_FALSE(temporaries().empty());  // still there while the process is stopped
+  ::kill(pid, sig);
+  ::kill(pid, SIGCONT);
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << status;
+  EXPECT_EQ(WTERMSIG(status), sig);
+  EXPECT_TRUE(temporaries().empty());
+  EXPECT_EQ(read_file(out), "old\n");
+}
+
+TEST_F(Hardening, SigintDuringWriteRemovesTheTemporaryFile) { signal_during_write(tmp_, SIGINT); }
+
+TEST_F(Hardening, SigtermDuringWriteRemovesTheTemporaryFile) { signal_during_write(tmp_, SIGTERM); }
 
 // --- names that attack the reader ---
 

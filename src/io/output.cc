@@ -1,11 +1,15 @@
 #include "io/output.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <utility>
 
 namespace trtlens {
 namespace {
@@ -18,6 +22,64 @@ mode_t current_umask() {
   mode_t m = ::umask(0);
   ::umask(m);
   return m;
+}
+
+// Temporary files a signal must not leave behind. The handler may only read plain memory and
+// call async-signal-safe functions, so the paths live in fixed slots that it scans; a slot is
+// filled before it is published and unpublished only after its file is renamed or removed.
+constexpr size_t kSlots = 8, kSlotBytes = 4096;
+char temp_paths[kSlots][kSlotBytes];
+std::atomic<bool> temp_claimed[kSlots];  // owned by an OutputFile
+std::atomic<bool> temp_used[kSlots];     // holds a path the handler may unlink
+std::atomic<bool> handlers_installed{false};
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void remove_temps_and_reraise(int sig) {
+  const int saved = errno;
+  for (size_t i = 0; i < kSlots; ++i)
+    if (temp_used[i].load(std::memory_order_acquire)) ::unlink(temp_paths[i]);
+  errno = saved;
+  // The default action, so the parent sees death by this signal.
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  ::raise(sig);
+}
+
+void install_handlers() {
+  if (handlers_installed.exchange(true)) return;
+  for (int sig : kCleanupSignals) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0) continue;
+    if (old.sa_handler == SIG_IGN) continue;  // nohup and the like: keep ignoring
+    struct sigaction sa {};
+    sa.sa_handler = remove_temps_and_reraise;
+    sigemptyset(&sa.sa_mask);
+    for (int other : kCleanupSignals) sigaddset(&sa.sa_mask, other);
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+// The slot now holding `path`, or -1 when all are taken or the path is too long (the file is
+// then only removed on a normal exit).
+int register_temp(const std::string& path) {
+  if (path.size() >= kSlotBytes) return -1;
+  for (size_t i = 0; i < kSlots; ++i) {
+    bool expected = false;
+    if (temp_claimed[i].compare_exchange_strong(expected, true)) {
+      std::memcpy(temp_paths[i], path.c_str(), path.size() + 1);
+      temp_used[i].store(true, std::memory_order_release);
+      return int(i);
+    }
+  }
+  return -1;
+}
+
+void unregister_temp(int slot) {
+  if (slot < 0) return;
+  temp_used[size_t(slot)].store(false, std::memory_order_release);
+  temp_claimed[size_t(slot)].store(false, std::memory_order_release);
 }
 
 }  // namespace
@@ -90,9 +152,18 @@ OutputFile::OutputFile(const std::string& path) : path_(path) {
       }
       if (base.empty()) throw OutputError(path + ": is a directory");
       temp_ = (dir == "/" ? "" : dir) + "/." + base + ".trtlens-XXXXXX";
+      // The signals wait while the file is created and registered: one arriving in between
+      // would otherwise leave the file behind.
+      install_handlers();
+      sigset_t block, old;
+      sigemptyset(&block);
+      for (int sig : kCleanupSignals) sigaddset(&block, sig);
+      ::pthread_sigmask(SIG_BLOCK, &block, &old);
       fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
+      const int err = errno;
+      if (fd_ >= 0) slot_ = register_temp(temp_);
+      ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
       if (fd_ < 0) {
-        int err = errno;
         temp_.clear();
         throw OutputError(path + ": write failed: " + reason(err));
       }
@@ -113,6 +184,7 @@ void OutputFile::commit() {
   auto fail = [&](int err) {
     if (!temp_.empty()) ::unlink(temp_.c_str());
     temp_.clear();
+    unregister_temp(std::exchange(slot_, -1));
     throw OutputError(shown_ + ": write failed: " + reason(err));
   };
   if (!buf_->flush_all()) fail(buf_->error());
@@ -125,6 +197,7 @@ void OutputFile::commit() {
   if (!temp_.empty()) {
     if (::rename(temp_.c_str(), path_.c_str()) != 0) fail(errno);
     temp_.clear();
+    unregister_temp(std::exchange(slot_, -1));
   }
 }
 
@@ -132,6 +205,7 @@ OutputFile::~OutputFile() {
   if (committed_) return;
   if (owns_fd_ && fd_ >= 0) ::close(fd_);
   if (!temp_.empty()) ::unlink(temp_.c_str());
+  unregister_temp(slot_);
 }
 
 void refuse_output_over_input(const std::string& output, const std::vector<std::string>& inputs) {

@@ -1,6 +1,7 @@
 // Where a command's output goes: stdout or a file. Every write is checked; a file is written
 // to a temporary file beside it and renamed into place on commit(), so an interrupted or failed
-// run never leaves half a file, and an output that is one of the inputs is refused.
+// run never leaves half a file, and an output that is one of the inputs is refused. SIGINT,
+// SIGTERM and SIGHUP remove the temporary file before the process dies of them.
 #pragma once
 
 #include <sys/types.h>
@@ -57,6 +58,7 @@ class OutputFile {
   int fd_ = -1;
   bool owns_fd_ = false;
   bool committed_ = false;
+  int slot_ = -1;  // where a signal handler finds temp_ to remove it
   std::unique_ptr<CheckedFdBuf> buf_;
   std::ostream stream_{nullptr};
 };

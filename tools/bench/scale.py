@@ -6,7 +6,11 @@ busy machine does not skew it) is about 10 when time is linear in the input and 
 quadratic; peak RSS over records gives bytes per record. Cases: one-line (inspector) layers in a chain, one-layer listings repeated, and a
 profile JSON given alone.
 
-usage: tools/bench/scale.py [build/trtlens] [N]    (default N = 10000, so 10k and 100k)
+usage: tools/bench/scale.py [build/trtlens] [N] [--instructions]
+    (default N = 10000, so 10k and 100k)
+--instructions also counts the instructions each run executes (valgrind's callgrind, about 50x
+slower): a count does not depend on the machine's load or caches, so its ratio shows whether the
+work is linear when the CPU-time ratio is above 10.
 """
 import os
 import subprocess
@@ -45,8 +49,10 @@ def profile_alone(path, n):
 
 
 def main():
-    binary = sys.argv[1] if len(sys.argv) > 1 else "build/trtlens"
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+    args = [a for a in sys.argv[1:] if a != "--instructions"]
+    count = len(args) != len(sys.argv) - 1
+    binary = args[0] if len(args) > 0 else "build/trtlens"
+    n = int(args[1]) if len(args) > 1 else 10000
     cases = [
         ("one-line layers in a chain", oneline_chain, ".log", ["summary"]),
         ("one-line layers in a chain", oneline_chain, ".log", ["json"]),
@@ -55,26 +61,30 @@ def main():
         ("profile JSON alone (x100 rows)", profile_alone, ".json", ["summary"]),
     ]
     print("| case | command | CPU, small | CPU, 10x larger | ratio (10 = linear) | "
-          "peak RSS, larger | bytes/record |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "peak RSS, larger | bytes/record |" + (" instructions, small / larger | ratio |" if count else ""))
+    print("| --- | --- | --- | --- | --- | --- | --- |" + (" --- | --- |" if count else ""))
     with tempfile.TemporaryDirectory(prefix="trtlens-scale-") as d:
         for name, make, ext, cmd in cases:
             sizes = [n, 10 * n]
             if make is profile_alone:
                 sizes = [10 * n, 100 * n]
-            times, rss = [], []
+            times, rss, instr = [], [], []
             for size in sizes:
                 path = os.path.join(d, f"in{ext}")
                 make(path, size)
                 t, r = measure(binary, cmd + [path])
                 times.append(t)
                 rss.append(r)
+                if count:
+                    instr.append(instructions(binary, cmd + [path]))
                 os.remove(path)
             ratio = times[1] / max(times[0], 1e-3)
             per = rss[1] * 1024 / sizes[1]
             print(f"| {name} | {cmd[0]} | {sizes[0]}: {times[0]:.2f} s | {sizes[1]}: {times[1]:.2f} s | "
                   f"{ratio:.1f} | "
-                  f"{rss[1] / 1024:.0f} MiB | {per:.0f} |", flush=True)
+                  f"{rss[1] / 1024:.0f} MiB | {per:.0f} |" +
+                  (f" {instr[0] / 1e6:.0f} M / {instr[1] / 1e6:.0f} M | {instr[1] / instr[0]:.1f} |"
+                   if count else ""), flush=True)
 
 
 def measure(binary, args):
@@ -86,6 +96,16 @@ def measure(binary, args):
         sys.exit(f"trtlens {' '.join(args)}: exit {r.returncode}: {' '.join(err)[:300]}")
     user, system, rss = err[-1].split()
     return float(user) + float(system), int(rss)
+
+
+def instructions(binary, args):
+    """Instructions executed, all threads, counted by callgrind."""
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary] + args,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for line in r.stderr.decode(errors="replace").splitlines():
+        if "refs:" in line:
+            return int(line.split("refs:")[1].strip().replace(",", ""))
+    sys.exit(f"valgrind gave no instruction count for {' '.join(args)}")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+#ifdef TRTLENS_HAVE_HYPERSCAN
+#include <hs/hs.h>
 #endif
 
 namespace trtlens {
@@ -129,6 +134,47 @@ LogScreen::LogScreen(const Grammar& grammar,
   one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
                        std::none_of(literals_.begin(), literals_.end(),
                                     [](const std::string& l) { return l.empty(); });
+#ifdef TRTLENS_HAVE_HYPERSCAN
+  // Every literal of every trigger in one set, found in one pass over a block (line ends, CR and
+  // ESC are a separate SIMD scan: as Hyperscan literals, single bytes this frequent cost more
+  // than the rest of the set). A literal holding a line end, or an empty one, would break the
+  // per-line bookkeeping, so such a grammar keeps the fallback.
+  const bool usable = !literals_.empty() && literals_.size() <= 64 &&
+                      std::none_of(literals_.begin(), literals_.end(), [](const std::string& l) {
+                        return l.empty() || l.find_first_of("\n\r") != std::string::npos;
+                      });
+  if (usable) {
+    const std::vector<std::string>& set = literals_;
+    std::vector<const char*> exprs;
+    std::vector<size_t> lens;
+    std::vector<unsigned> ids, flags(set.size(), 0);
+    for (size_t i = 0; i < set.size(); ++i) {
+      exprs.push_back(set[i].data());
+      lens.push_back(set[i].size());
+      ids.push_back(unsigned(i));
+    }
+    hs_compile_error_t* err = nullptr;
+    hs_database_t* db = nullptr;
+    if (hs_compile_lit_multi(exprs.data(), flags.data(), ids.data(), lens.data(),
+                             unsigned(set.size()), HS_MODE_BLOCK, nullptr, &db,
+                             &err) == HS_SUCCESS) {
+      if (hs_alloc_scratch(db, &hs_scratch_) == HS_SUCCESS) {
+        hs_db_ = hs_owned_ = db;
+      } else {
+        hs_free_database(db);
+      }
+    } else {
+      hs_free_compile_error(err);  // e.g. a CPU without SSSE3: the fallback reads the same
+    }
+  }
+#endif
+}
+
+LogScreen::~LogScreen() {
+#ifdef TRTLENS_HAVE_HYPERSCAN
+  if (hs_scratch_) hs_free_scratch(hs_scratch_);
+  if (hs_owned_) hs_free_database(hs_owned_);
+#endif
 }
 
 // Strips log prefixes (grammar/prefix.re2) from the front of the message, repeatedly.
@@ -248,6 +294,13 @@ int LogScreen::match(const LogLine& line) const {
 }
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
+  if (hs_db_ && b.bytes.size() < (size_t{1} << 31))
+    screen_one_pass(b, max_line);
+  else
+    screen_lines(b, max_line);
+}
+
+void LogScreen::screen_lines(ScreenedBlock& b, size_t max_line) const {
   const std::string_view bytes = b.bytes;
   const char* const data = bytes.data();
   const size_t size = bytes.size();
@@ -285,5 +338,95 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
     pos = next;
   }
 }
+
+#ifdef TRTLENS_HAVE_HYPERSCAN
+namespace {
+
+// The literals one Hyperscan pass over a block found, in ascending offset order.
+struct BlockMarks {
+  struct Literal {
+    uint32_t end;  // one past its last byte
+    uint32_t id;   // index into literals_
+  };
+  std::vector<Literal> literals;
+};
+
+int on_mark(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
+  static_cast<BlockMarks*>(ctx)->literals.push_back({uint32_t(to), id});
+  return 0;
+}
+
+}  // namespace
+
+void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
+  const std::string_view bytes = b.bytes;
+  const char* const data = bytes.data();
+  const size_t size = bytes.size();
+  b.has_cr = b.has_esc = false;
+  b.lines = b.recognized = 0;
+  b.hits.clear();
+  b.truncated.clear();
+
+  thread_local BlockMarks marks;
+  marks.literals.clear();
+  hs_scratch_t* scratch = nullptr;
+  if (hs_clone_scratch(hs_scratch_, &scratch) != HS_SUCCESS) throw std::bad_alloc();
+  const hs_error_t rc = hs_scan(hs_db_, data, unsigned(size), 0, scratch, on_mark, &marks);
+  hs_free_scratch(scratch);
+  if (rc != HS_SUCCESS) throw std::runtime_error("the log screen's literal scan failed");
+  // Hyperscan reports matches by end offset; keep that an explicit guarantee here.
+  auto by_end = [](const BlockMarks::Literal& x, const BlockMarks::Literal& y) {
+    return x.end < y.end;
+  };
+  if (!std::is_sorted(marks.literals.begin(), marks.literals.end(), by_end))
+    std::sort(marks.literals.begin(), marks.literals.end(), by_end);
+
+  std::string scratch_text;
+  size_t k = 0;
+  for (size_t pos = 0; pos < size;) {
+    const LineScan scan = scan_line(data + pos, data + size);
+    const size_t eol = size_t(scan.eol - data);
+    size_t next = eol;
+    if (next < size) {
+      ++next;
+      if (data[eol] == '\r') {
+        b.has_cr = true;
+        if (next < size && data[next] == '\n') ++next;
+      }
+    }
+    const bool esc = scan.esc;
+    b.has_esc = b.has_esc || esc;
+    // Literals ending inside this line (none holds a line end, so none starts before it).
+    while (k < marks.literals.size() && marks.literals[k].end <= pos) ++k;
+    uint64_t mask = 0;
+    for (; k < marks.literals.size() && marks.literals[k].end <= eol; ++k)
+      mask |= uint64_t{1} << marks.literals[k].id;
+
+    const uint32_t index = uint32_t(b.lines++);
+    const size_t stop = eol - pos;
+    std::string_view text(data + pos, stop);
+    if (stop > max_line) {
+      b.truncated.push_back(index);
+      text = text.substr(0, max_line);
+    }
+    int hit;
+    if (esc) {  // the literals may be split by escape sequences: look again after removing them
+      LogLine l = line(strip_ansi(text, scratch_text), 0);
+      hit = match(l);
+      if (hit >= 0 || l.prefixed) ++b.recognized;
+    } else {
+      LogLine l = line(text, 0);
+      hit = match(l, [mask](uint32_t id) { return ((mask >> id) & 1) != 0; });
+      if (hit >= 0 || l.prefixed) ++b.recognized;
+    }
+    if (hit >= 0) b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
+    pos = next;
+  }
+}
+#else
+void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
+  screen_lines(b, max_line);
+}
+#endif
 
 }  // namespace trtlens

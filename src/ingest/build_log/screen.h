@@ -13,6 +13,9 @@
 #include "ingest/build_log/section.h"
 #include "io/input.h"
 
+struct hs_database;
+struct hs_scratch;
+
 namespace trtlens {
 
 struct Trigger {
@@ -45,6 +48,9 @@ struct ScreenedBlock {
 class LogScreen {
  public:
   LogScreen(const Grammar& grammar, const std::vector<std::unique_ptr<LogSection>>& sections);
+  ~LogScreen();
+  LogScreen(const LogScreen&) = delete;
+  LogScreen& operator=(const LogScreen&) = delete;
 
   // A line of text (ANSI already removed) with its prefixes stripped from `message`.
   LogLine line(std::string_view text, uint64_t number) const;
@@ -53,6 +59,9 @@ class LogScreen {
   const Trigger& trigger(int i) const { return triggers_[size_t(i)]; }
   // Splits, strips and matches every line of `b.bytes`.
   void screen(ScreenedBlock& b, size_t max_line) const;
+  // Whether screen() finds the literals in one Hyperscan pass per block (tests run both paths).
+  bool one_pass() const { return hs_db_ != nullptr; }
+  void disable_one_pass() { hs_db_ = nullptr; }
 
  private:
   struct Prefix {
@@ -90,6 +99,14 @@ class LogScreen {
   bool one_pass_literals_ = false;
   std::string literal_firsts_;  // distinct first bytes of literals_
   int error_trigger_ = -1;  // for error and warning lines no trigger matched
+
+  // Literals by one Hyperscan pass over the block, line ends and ESC by one SIMD pass.
+  void screen_one_pass(ScreenedBlock& b, size_t max_line) const;
+  // The line-by-line fallback.
+  void screen_lines(ScreenedBlock& b, size_t max_line) const;
+  hs_database* hs_db_ = nullptr;
+  hs_database* hs_owned_ = nullptr;
+  hs_scratch* hs_scratch_ = nullptr;  // a prototype: each block scan uses its own clone
 };
 
 }  // namespace trtlens
