@@ -175,8 +175,10 @@ TEST(Store, ConcurrentWritersLoseNothing) {
     if (i == 0) a += p;  // one capture given to both writers
   }
   const std::string bin = shell_quote(TRTLENS_BINARY);
-  const std::string cmd = "(" + bin + " db add -q " + shell_quote(db) + a + " & " + bin +
-                          " db add -q " + shell_quote(db) + b + "; wait) >/dev/null";
+  // Both writers' exit statuses count (a bare `wait` would hide the first one's).
+  const std::string cmd = "(" + bin + " db add -q " + shell_quote(db) + a + " & p=$!; " + bin +
+                          " db add -q " + shell_quote(db) + b +
+                          "; b=$?; wait $p; exit $(($? | b))) >/dev/null";
   int rc = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(rc));
   ASSERT_EQ(WEXITSTATUS(rc), 0);

@@ -107,6 +107,11 @@ void Store::check_or_create(Mode mode) {
     s.step();
     return s.int64(0);
   };
+  // A writer reads and creates the schema inside one write transaction, so two `db add`
+  // starting on a new file at once never see each other's half-made store; it turns on WAL only
+  // once the file is known to be a store (never on another program's database).
+  std::optional<sql::Transaction> t;
+  if (mode == Mode::ReadWrite) t.emplace(*db_);
   const int64_t app_id = scalar("PRAGMA application_id");
   const int64_t version = scalar("PRAGMA user_version");
   const int64_t objects = scalar("SELECT count(*) FROM sqlite_schema");
@@ -119,18 +124,13 @@ void Store::check_or_create(Mode mode) {
     if (version < 1) throw StoreError(path_ + ": damaged store (no schema version)");
   } else if (objects == 0 && app_id == 0) {
     if (mode == Mode::ReadOnly) throw StoreError(path_ + ": empty file, not a trtlens store");
-    db_->exec("PRAGMA journal_mode = WAL");
-    sql::Transaction t(*db_);
-    // Another writer may have created the schema while this one waited for the lock.
-    if (scalar("SELECT count(*) FROM sqlite_schema") == 0) {
-      db_->exec(kStoreSchema);
-      db_->exec("PRAGMA application_id = " + std::to_string(kStoreApplicationId));
-      db_->exec("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion));
-    }
-    t.commit();
+    db_->exec(kStoreSchema);
+    db_->exec("PRAGMA application_id = " + std::to_string(kStoreApplicationId));
+    db_->exec("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion));
   } else {
     throw StoreError(path_ + ": an SQLite database of another program, not a trtlens store");
   }
+  if (t) t->commit();
   if (mode == Mode::ReadWrite) db_->exec("PRAGMA journal_mode = WAL");
   db_->exec("PRAGMA synchronous = NORMAL");
 }
