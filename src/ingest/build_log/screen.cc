@@ -293,6 +293,18 @@ int LogScreen::match(const LogLine& line) const {
   });
 }
 
+namespace {
+
+// What a screen pass fills in, emptied before the pass.
+void clear_results(ScreenedBlock& b) {
+  b.has_cr = b.has_esc = false;
+  b.lines = b.recognized = 0;
+  b.hits.clear();
+  b.truncated.clear();
+}
+
+}  // namespace
+
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   if (hs_db_ && b.bytes.size() < (size_t{1} << 31))
     screen_one_pass(b, max_line);
@@ -304,10 +316,7 @@ void LogScreen::screen_lines(ScreenedBlock& b, size_t max_line) const {
   const std::string_view bytes = b.bytes;
   const char* const data = bytes.data();
   const size_t size = bytes.size();
-  b.has_cr = b.has_esc = false;
-  b.lines = b.recognized = 0;
-  b.hits.clear();
-  b.truncated.clear();
+  clear_results(b);
 
   // The lines as block_line() splits them when has_cr is set: a block with any CR has CR line
   // ends, so splitting at every CR here is the same split.
@@ -362,10 +371,7 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
   const std::string_view bytes = b.bytes;
   const char* const data = bytes.data();
   const size_t size = bytes.size();
-  b.has_cr = b.has_esc = false;
-  b.lines = b.recognized = 0;
-  b.hits.clear();
-  b.truncated.clear();
+  clear_results(b);
 
   thread_local BlockMarks marks;
   marks.literals.clear();
