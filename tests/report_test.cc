@@ -227,9 +227,8 @@ TEST(ReportDiffPage, HeadlineGatesUnitsAndColoursPerKind) {
   EXPECT_GE(fills.size(), 3u);
 }
 
-TEST(ReportCard, AchievedAgainstTheDevicesPeakBandwidth) {
-  // A 3x3 FP16 convolution [1,64,56,56] -> [1,64,56,56] profiled at 0.01 ms, on the device of
-  // the RTX 3060 seed (trtexec: 7.001 GHz memory clock, 192-bit bus).
+// One final build of one 3x3 FP16 convolution [1,64,56,56] -> [1,64,56,56] profiled at 0.01 ms.
+Capture one_fp16_convolution() {
   Capture c;
   Build b;
   b.final = true;
@@ -242,6 +241,13 @@ TEST(ReportCard, AchievedAgainstTheDevicesPeakBandwidth) {
   l.time.average_ms = 0.01;
   b.layers.push_back(l);
   c.builds.push_back(b);
+  return c;
+}
+
+TEST(ReportCard, AchievedAgainstTheDevicesPeakBandwidth) {
+  // The convolution on the device of the RTX 3060 seed (trtexec: 7.001 GHz memory clock,
+  // 192-bit bus).
+  Capture c = one_fp16_convolution();
   RunInfo r;
   r.device = {{"Application Memory Clock Rate", "7.001 GHz"},
               {"Memory Bus Width", "192 bits (ECC disabled)"}};
@@ -409,18 +415,7 @@ TEST(ReportRoofline, DeviceLinesOfATrtexecLog) {
 }
 
 TEST(ReportRoofline, UnknownDeviceSaysSoWithoutNumbers) {
-  Capture c;
-  Build b;
-  b.final = true;
-  Layer l;
-  l.name = "conv";
-  l.type = "CaskConvolution";
-  l.inputs = {test::tensor("x", "FP16", {1, 64, 56, 56})};
-  l.outputs = {test::tensor("y", "FP16", {1, 64, 56, 56})};
-  l.attributes = {{"ParameterType", "Convolution"}, {"Kernel", {3, 3}}, {"Groups", 1}};
-  l.time.average_ms = 0.01;
-  b.layers.push_back(l);
-  c.builds.push_back(b);
+  Capture c = one_fp16_convolution();
   ReportFigures none = report_figures(c, c.builds.front());
   EXPECT_TRUE(none.device.tflops.empty());
   EXPECT_NE(none.device.note.find("no device information"), std::string::npos);

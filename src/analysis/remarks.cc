@@ -213,8 +213,7 @@ class Builder {
                       ? "convolution and the pooling after it stayed apart"
                       : "convolution and the pooling after it stayed apart (ConvActPool fuses "
                         "only in INT8)";
-      }
-      else if (contains(t, "Activation"))
+      } else if (contains(t, "Activation"))
         pattern = "convolution and the activation after it stayed apart";
       else if (contains(t, "ElementWise"))
         pattern = "convolution and the element-wise layer after it stayed apart";
