@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <new>
 #include <stdexcept>
 
@@ -26,11 +24,11 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 void fast_trtexec(re2::StringPiece& s, LogLine& line) {
   const char* p = s.data();
   const size_t n = s.size();
-  if (n >= 22 && p[0] == '[' && is_digit(p[1]) && is_digit(p[2]) && p[3] == '/' && is_digit(p[4]) &&
-      is_digit(p[5]) && p[6] == '/' && is_digit(p[7]) && is_digit(p[8]) && is_digit(p[9]) &&
-      is_digit(p[10]) && p[11] == '-' && is_digit(p[12]) && is_digit(p[13]) && p[14] == ':' &&
-      is_digit(p[15]) && is_digit(p[16]) && p[17] == ':' && is_digit(p[18]) && is_digit(p[19]) &&
-      p[20] == ']') {
+  if (n >= 22 && p[0] == '[' && is_digit(p[1]) && is_digit(p[2]) && p[3] == '/' &&
+      is_digit(p[4]) && is_digit(p[5]) && p[6] == '/' && is_digit(p[7]) && is_digit(p[8]) &&
+      is_digit(p[9]) && is_digit(p[10]) && p[11] == '-' && is_digit(p[12]) && is_digit(p[13]) &&
+      p[14] == ':' && is_digit(p[15]) && is_digit(p[16]) && p[17] == ':' && is_digit(p[18]) &&
+      is_digit(p[19]) && p[20] == ']') {
     size_t k = p[21] == ' ' ? 22 : 21;
     line.prefixed = true;
     if (n >= k + 3 && p[k] == '[' && p[k + 2] == ']' && p[k + 1] != '\0' &&
@@ -89,35 +87,6 @@ LineScan scan_line(const char* p, const char* end) {
   return {end, esc};
 }
 
-#ifdef TRTLENS_HAVE_HYPERSCAN
-// The literal set compiled once per process and kept: compiling takes milliseconds, and a
-// bundle, `db add` or a fuzzer reads many logs with the same grammar. Null when Hyperscan
-// refuses the set (e.g. a CPU without SSSE3: the per-line search reads the same).
-hs_database_t* compiled_literals(const std::vector<std::string>& set) {
-  static std::mutex mutex;
-  static std::map<std::vector<std::string>, hs_database_t*> cache;
-  std::lock_guard lock(mutex);
-  auto [it, fresh] = cache.try_emplace(set, nullptr);
-  if (!fresh) return it->second;
-  std::vector<const char*> exprs;
-  std::vector<size_t> lens;
-  std::vector<unsigned> ids, flags(set.size(), 0);
-  for (size_t i = 0; i < set.size(); ++i) {
-    exprs.push_back(set[i].data());
-    lens.push_back(set[i].size());
-    ids.push_back(unsigned(i));
-  }
-  hs_compile_error_t* err = nullptr;
-  if (hs_compile_lit_multi(exprs.data(), flags.data(), ids.data(), lens.data(),
-                           unsigned(set.size()), HS_MODE_BLOCK, nullptr, &it->second,
-                           &err) != HS_SUCCESS) {
-    hs_free_compile_error(err);
-    it->second = nullptr;
-  }
-  return it->second;
-}
-#endif
-
 }  // namespace
 
 LogScreen::LogScreen(const Grammar& grammar,
@@ -125,8 +94,7 @@ LogScreen::LogScreen(const Grammar& grammar,
   bool builtin = true;
   for (const auto& p : grammar.patterns()) {
     if (p->name.rfind("prefix_", 0) != 0) continue;
-    prefixes_.push_back(Prefix{p.get(),
-                               p->name == "prefix_severity" || p->name == "prefix_python_old",
+    prefixes_.push_back(Prefix{p.get(), p->name == "prefix_severity" || p->name == "prefix_python_old",
                                p->name == "prefix_blank"});
     builtin = builtin && p->builtin;
   }
@@ -162,8 +130,7 @@ LogScreen::LogScreen(const Grammar& grammar,
     }
   }
   for (const auto& lit : literals_)
-    if (!lit.empty() && literal_firsts_.find(lit[0]) == std::string::npos)
-      literal_firsts_ += lit[0];
+    if (!lit.empty() && literal_firsts_.find(lit[0]) == std::string::npos) literal_firsts_ += lit[0];
   one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
                        std::none_of(literals_.begin(), literals_.end(),
                                     [](const std::string& l) { return l.empty(); });
@@ -177,8 +144,28 @@ LogScreen::LogScreen(const Grammar& grammar,
                         return l.empty() || l.find_first_of("\n\r") != std::string::npos;
                       });
   if (usable) {
-    hs_database_t* db = compiled_literals(literals_);
-    if (db && hs_alloc_scratch(db, &hs_scratch_) == HS_SUCCESS) hs_db_ = db;
+    const std::vector<std::string>& set = literals_;
+    std::vector<const char*> exprs;
+    std::vector<size_t> lens;
+    std::vector<unsigned> ids, flags(set.size(), 0);
+    for (size_t i = 0; i < set.size(); ++i) {
+      exprs.push_back(set[i].data());
+      lens.push_back(set[i].size());
+      ids.push_back(unsigned(i));
+    }
+    hs_compile_error_t* err = nullptr;
+    hs_database_t* db = nullptr;
+    if (hs_compile_lit_multi(exprs.data(), flags.data(), ids.data(), lens.data(),
+                             unsigned(set.size()), HS_MODE_BLOCK, nullptr, &db,
+                             &err) == HS_SUCCESS) {
+      if (hs_alloc_scratch(db, &hs_scratch_) == HS_SUCCESS) {
+        hs_db_ = hs_owned_ = db;
+      } else {
+        hs_free_database(db);
+      }
+    } else {
+      hs_free_compile_error(err);  // e.g. a CPU without SSSE3: the fallback reads the same
+    }
   }
 #endif
 }
@@ -186,6 +173,7 @@ LogScreen::LogScreen(const Grammar& grammar,
 LogScreen::~LogScreen() {
 #ifdef TRTLENS_HAVE_HYPERSCAN
   if (hs_scratch_) hs_free_scratch(hs_scratch_);
+  if (hs_owned_) hs_free_database(hs_owned_);
 #endif
 }
 
@@ -300,8 +288,9 @@ int LogScreen::match(const LogLine& line) const {
       return ((mask >> k) & 1) != 0;
     });
   }
-  return match(
-      line, [&](uint32_t k) { return line.message.find(literals_[k]) != std::string_view::npos; });
+  return match(line, [&](uint32_t k) {
+    return line.message.find(literals_[k]) != std::string_view::npos;
+  });
 }
 
 namespace {

@@ -33,9 +33,9 @@ struct ScreenedBlock {
   };
   std::string_view bytes;  // whole lines: into the mapped file or into `storage`
   ByteBlock storage;
-  size_t end_offset = 0;  // mapped: where the block ends in the file
-  bool has_cr = false;    // a '\r' somewhere: lines may end in CR or CRLF
-  bool has_esc = false;   // an ESC somewhere: ANSI sequences to remove
+  size_t end_offset = 0;   // mapped: where the block ends in the file
+  bool has_cr = false;   // a '\r' somewhere: lines may end in CR or CRLF
+  bool has_esc = false;  // an ESC somewhere: ANSI sequences to remove
   uint64_t lines = 0;
   uint64_t recognized = 0;  // lines with a log prefix or a trigger match
   std::vector<Hit> hits;
@@ -98,13 +98,14 @@ class LogScreen {
   uint64_t literals_in(std::string_view m) const;
   bool one_pass_literals_ = false;
   std::string literal_firsts_;  // distinct first bytes of literals_
-  int error_trigger_ = -1;      // for error and warning lines no trigger matched
+  int error_trigger_ = -1;  // for error and warning lines no trigger matched
 
   // Literals by one Hyperscan pass over the block, line ends and ESC by one SIMD pass.
   void screen_one_pass(ScreenedBlock& b, size_t max_line) const;
   // The line-by-line fallback.
   void screen_lines(ScreenedBlock& b, size_t max_line) const;
-  hs_database* hs_db_ = nullptr;      // shared, compiled once per process
+  hs_database* hs_db_ = nullptr;
+  hs_database* hs_owned_ = nullptr;
   hs_scratch* hs_scratch_ = nullptr;  // a prototype: each block scan uses its own clone
 };
 
