@@ -76,6 +76,25 @@ double trex_elem_size(const std::string& format) {
   return 0;
 }
 
+// TREx's convolution figures, from the layer JSON alone: MACs, bytes moved (input, weights,
+// output) and the implicit-GEMM M, N, K.
+struct TrexConv {
+  double macs, bytes, m, n, k;
+};
+TrexConv trex_conv(const nlohmann::json& l) {
+  const auto& i = l["Inputs"][0];
+  const auto& o = l["Outputs"][0];
+  double N = i["Dimensions"][0], C = i["Dimensions"][1], H = i["Dimensions"][2],
+         W = i["Dimensions"][3];
+  double K = o["Dimensions"][1], P = o["Dimensions"][2], Q = o["Dimensions"][3];
+  double R = l["Kernel"][0], S = l["Kernel"][1], G = l.value("Groups", 1);
+  double in_size = trex_elem_size(i.value("Format/Datatype", ""));
+  double out_size = trex_elem_size(o.value("Format/Datatype", ""));
+  return {N * K * P * Q * C * R * S / G,
+          N * C * H * W * in_size + K * C * R * S / G * in_size + N * K * P * Q * out_size,
+          N * P * Q, K, C * R * S};
+}
+
 TEST(ReportCard, EveryCorpusConvolutionMatchesTrexFormulas) {
   TRTLENS_REQUIRE_SHARED();
   size_t engines = 0, convs = 0;
@@ -96,23 +115,16 @@ TEST(ReportCard, EveryCorpusConvolutionMatchesTrexFormulas) {
       const auto& i = l["Inputs"][0];
       const auto& o = l["Outputs"][0];
       if (i["Dimensions"].size() != 4 || o["Dimensions"].size() != 4) continue;
-      double N = i["Dimensions"][0], C = i["Dimensions"][1], H = i["Dimensions"][2],
-             W = i["Dimensions"][3];
-      double K = o["Dimensions"][1], P = o["Dimensions"][2], Q = o["Dimensions"][3];
-      double R = l["Kernel"][0], S = l["Kernel"][1], G = l.value("Groups", 1);
-      double in_size = trex_elem_size(i.value("Format/Datatype", ""));
-      double out_size = trex_elem_size(o.value("Format/Datatype", ""));
-      double bytes =
-          N * C * H * W * in_size + K * C * R * S / G * in_size + N * K * P * Q * out_size;
-      double macs = N * K * P * Q * C * R * S / G;
+      const TrexConv t = trex_conv(l);
+      const double bytes = t.bytes, macs = t.macs;
       const ConvCard* cc = card_of(b, f, l["Name"]);
       ASSERT_NE(cc, nullptr) << p << ": " << l["Name"];
       EXPECT_DOUBLE_EQ(cc->macs, macs) << l["Name"];
       EXPECT_DOUBLE_EQ(cc->bytes, bytes) << l["Name"];
       EXPECT_NEAR(cc->intensity, bytes > 0 ? macs / bytes : 0, 1e-9) << l["Name"];
-      EXPECT_EQ(cc->gemm_m, int64_t(N * P * Q));
-      EXPECT_EQ(cc->gemm_n, int64_t(K));
-      EXPECT_EQ(cc->gemm_k, int64_t(C * R * S));
+      EXPECT_EQ(cc->gemm_m, int64_t(t.m));
+      EXPECT_EQ(cc->gemm_n, int64_t(t.n));
+      EXPECT_EQ(cc->gemm_k, int64_t(t.k));
       ++convs;
     }
   }
@@ -354,32 +366,23 @@ TEST(ReportRoofline, EveryProfiledCorpusConvolutionAgainstItsDevice) {
     ++engines;
     for (const auto& l : graph["Layers"]) {
       if (l.value("ParameterType", "") != "Convolution") continue;
-      const auto& i = l["Inputs"][0];
-      const auto& o = l["Outputs"][0];
-      double N = i["Dimensions"][0], C = i["Dimensions"][1], H = i["Dimensions"][2],
-             W = i["Dimensions"][3];
-      double K = o["Dimensions"][1], P = o["Dimensions"][2], Q = o["Dimensions"][3];
-      double R = l["Kernel"][0], S = l["Kernel"][1], G = l.value("Groups", 1);
-      double in_size = trex_elem_size(i.value("Format/Datatype", ""));
-      double out_size = trex_elem_size(o.value("Format/Datatype", ""));
-      double bytes =
-          N * C * H * W * in_size + K * C * R * S / G * in_size + N * K * P * Q * out_size;
-      double macs = N * K * P * Q * C * R * S / G;
+      const TrexConv t = trex_conv(l);
+      const double bytes = t.bytes, macs = t.macs;
       const ConvCard* cc = card_of(b, f, l["Name"]);
       ASSERT_NE(cc, nullptr) << l["Name"];
       std::string math = json_math(l);
       EXPECT_EQ(cc->math, math) << l["Name"];
-      auto t = avg_ms.find(l["Name"]);
-      if (t == avg_ms.end() || t->second <= 0 || !peaks.count(math)) continue;
-      double tflops = 2 * macs / (t->second / 1e3) / 1e12;
+      auto ms = avg_ms.find(l["Name"]);
+      if (ms == avg_ms.end() || ms->second <= 0 || !peaks.count(math)) continue;
+      double tflops = 2 * macs / (ms->second / 1e3) / 1e12;
       // TREx's compute_efficiency = MACs / ms and memory_efficiency = bytes / ms, in other units.
-      double compute_efficiency = macs / t->second, memory_efficiency = bytes / t->second;
+      double compute_efficiency = macs / ms->second, memory_efficiency = bytes / ms->second;
       ASSERT_TRUE(cc->tflops && cc->gbps);
       EXPECT_NEAR(*cc->tflops / (2 * compute_efficiency * 1e3 / 1e12), 1.0, 1e-9);
       EXPECT_NEAR(*cc->gbps / (memory_efficiency * 1e3 / 1e9), 1.0, 1e-9);
       ASSERT_TRUE(cc->tflops_percent) << l["Name"];
       EXPECT_NEAR(*cc->tflops_percent / (tflops / peaks.at(math) * 100), 1.0, 0.01) << l["Name"];
-      EXPECT_NEAR(*cc->bandwidth_percent, bytes / (t->second / 1e3) / 1e9 / gbps * 100, 1e-6);
+      EXPECT_NEAR(*cc->bandwidth_percent, bytes / (ms->second / 1e3) / 1e9 / gbps * 100, 1e-6);
       // Compute-bound where MACs per byte reach the ridge; undecided within the table's 1%.
       double ridge = peaks.at(math) * 1e12 / 2 / (gbps * 1e9);
       double ai = macs / bytes;
