@@ -125,8 +125,61 @@ TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
   for (const char* f : {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
                         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log",
                         "core/bad_line.log", "memory/several_builds.log", "capture/runtime.log",
-                        "provenance/small_build.log"})
+                        "provenance/small_build.log", "core/tactics.log"})
     expect_block_modes_agree(fixture(f));
+}
+
+// The tactics of the last Timing Runner, counted by hand from the fixture: lines 13-19 after the
+// runner on line 12; line 15 is a tactic skipped for memory (not timed), line 17's id has 17
+// hex digits (kept as written), line 18 is coloured, line 19 has no log prefix; line 20 is no
+// tactic line (its name holds a space) and ends the block.
+TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
+  ReadLimits limits;
+  for (size_t block : {size_t(0), size_t(64), size_t(1) << 20}) {
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads));
+      limits.log_block_bytes = block;
+      limits.threads = threads;
+      auto grammar = Grammar::load();
+      Capture c = load_capture({fixture("core/tactics.log")}, *grammar, limits);
+      ASSERT_EQ(c.runs.size(), 1u);
+      ASSERT_TRUE(c.runs[0].tactic);
+      const TacticAttempt& t = *c.runs[0].tactic;
+      EXPECT_EQ(t.node, "Conv_2");
+      EXPECT_EQ(t.runner, "CudnnConvolution");  // "(CudnnConvolution[0x80000000])"
+      EXPECT_EQ(t.line, 12u);
+      EXPECT_EQ(t.tactics, (std::vector<std::string>{
+                               "0x0000000000000000", "0xfffffffffffffffd", "0x0000000000000004",
+                               "0x1ffffffffffffffff", "0x0000000000000006", "0x0000000000000007"}));
+      EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
+    }
+  }
+}
+
+// The tactic_line pattern read by position must answer as RE2 does, on the shapes TensorRT
+// writes and on their near misses.
+TEST(LogDriver, TacticLinesReadByPositionAgreeWithThePattern) {
+  auto grammar = Grammar::load();
+  const RE2& re = grammar->re("tactic_line");
+  std::vector<std::string> lines = {
+      "Tactic Name: sm80_xmma_gemm Tactic: 0x2a3615ad33d7e2ec Time: 0.0410423",
+      "Tactic: 0x0000000000000000 Time: 0.0921", "Tactic: -5 Time: 1", "Tactic: 12", "Tactic: 0x",
+      "Tactic: 0xg1", "Tactic: 0X1f Time", "Tactic: -x", "Tactic:  0x1", "Tactic: ", "Tactic",
+      "Tactic Name:  Tactic: 0x1", "Tactic Name: a b Tactic: 0x1", "Tactic Name: a\tTactic: 0x1",
+      "Tactic Name: a  Tactic: 0x1", "Tactic Name: a Tactic: 0x1\r", "Tactic Name: Tactic: 0x1",
+      "Tactic Name: a Tactic:0x1", "Tactics: 0x1", "Tactic: 0x1ffffffffffffffffff tail",
+      "Tactic Name: \xce\xb1 Tactic: 7", "Tactic: --1", "Tactic: 0x1f\x00 x", "xTactic: 0x1"};
+  // Every cut of the first lines, too: logs end mid-line.
+  for (const std::string& l : std::vector<std::string>(lines.begin(), lines.begin() + 3))
+    for (size_t n = 0; n < l.size(); ++n) lines.push_back(l.substr(0, n));
+  for (const std::string& l : lines) {
+    SCOPED_TRACE(l);
+    re2::StringPiece want;
+    const bool matched = RE2::PartialMatch(l, re, &want);
+    std::string_view got;
+    EXPECT_EQ(parse_tactic_line(l, got), matched);
+    if (matched) EXPECT_EQ(got, std::string_view(want.data(), want.size()));
+  }
 }
 
 TEST(LogDriver, BlocksAndThreadsAgreeOnTheSeeds) {
@@ -198,6 +251,14 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) 
       EXPECT_EQ(a.hits[i].line, b.hits[i].line);
       EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
     }
+    ASSERT_EQ(a.bodies.size(), b.bodies.size());
+    for (size_t i = 0; i < a.bodies.size(); ++i) {
+      EXPECT_EQ(a.bodies[i].offset, b.bodies[i].offset);
+      EXPECT_EQ(a.bodies[i].count, b.bodies[i].count);
+      EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
+      EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
+    }
+    EXPECT_EQ(a.values, b.values);
     hits += a.hits.size();
     pos = end;
   }
@@ -208,7 +269,8 @@ TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
   for (const char* f :
        {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log",
-        "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log"})
+        "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log",
+        "core/tactics.log"})
     expect_one_pass_agrees(fixture(f));
   expect_one_pass_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
 }

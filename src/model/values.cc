@@ -201,28 +201,47 @@ std::optional<Dims> parse_dims(std::string_view text) {
   return out;
 }
 
-std::optional<std::string> canonical_tactic(std::string_view text) {
-  text = trim(text);
-  if (text.empty()) return std::nullopt;
-  uint64_t value = 0;
+bool tactic_value(std::string_view text, uint64_t& value) {
+  if (!text.empty() && (text.front() <= ' ' || text.back() <= ' ')) text = trim(text);
+  if (text.empty()) return false;
+  value = 0;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    // By hand: millions of tactic lines per log come through here.
     std::string_view hex = text.substr(2);
-    if (hex.size() > 16) return std::nullopt;
-    auto [p, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), value, 16);
-    if (ec != std::errc() || p != hex.data() + hex.size()) return std::nullopt;
-  } else {
-    bool negative = text[0] == '-';
-    std::string_view digits = negative ? text.substr(1) : text;
-    uint64_t magnitude = 0;
-    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude);
-    if (ec != std::errc() || p != digits.data() + digits.size() || digits.empty())
-      return std::nullopt;
-    if (negative && magnitude > (uint64_t{1} << 63)) return std::nullopt;
-    value = negative ? ~magnitude + 1 : magnitude;
+    if (hex.size() > 16) return false;
+    for (char c : hex) {
+      unsigned d;
+      if (c >= '0' && c <= '9') {
+        d = unsigned(c - '0');
+      } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+        d = unsigned((c | 0x20) - 'a' + 10);
+      } else {
+        return false;
+      }
+      value = value << 4 | d;
+    }
+    return true;
   }
+  bool negative = text[0] == '-';
+  std::string_view digits = negative ? text.substr(1) : text;
+  uint64_t magnitude = 0;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude);
+  if (ec != std::errc() || p != digits.data() + digits.size() || digits.empty()) return false;
+  if (negative && magnitude > (uint64_t{1} << 63)) return false;
+  value = negative ? ~magnitude + 1 : magnitude;
+  return true;
+}
+
+std::string tactic_text(uint64_t value) {
   char buf[19];
   std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(value));
   return std::string(buf);
+}
+
+std::optional<std::string> canonical_tactic(std::string_view text) {
+  uint64_t value = 0;
+  if (!tactic_value(text, value)) return std::nullopt;
+  return tactic_text(value);
 }
 
 std::string trt_version_from_number(std::string_view digits) {

@@ -54,6 +54,9 @@ std::optional<std::vector<int64_t>> parse_x_dims(std::string_view text);
 // Tactic in canonical form: "0x" + 16 lower-case hex digits. Accepts hex ("0x1f") and signed
 // decimal ("-3", converted through 64-bit two's complement). nullopt when not a number.
 std::optional<std::string> canonical_tactic(std::string_view text);
+// The same as a number, and back to the canonical text.
+bool tactic_value(std::string_view text, uint64_t& value);
+std::string tactic_text(uint64_t value);
 
 // "v8601" / "8601" / "100300" -> "8.6.1" / "10.3.0"; "8.6.1.6" stays as given.
 std::string trt_version_from_number(std::string_view digits);

@@ -22,15 +22,16 @@ constexpr int kNotMatched = -2;  // the screen has not looked at this line yet
 // The stateful half: which section is open, counters, line numbers.
 class Dispatcher {
  public:
-  Dispatcher(const LogScreen& screen, Assembler& out, const std::string& path, size_t max_line)
-      : screen_(screen), out_(out), path_(path), max_line_(max_line) {}
+  Dispatcher(const LogScreen& screen, const std::vector<std::unique_ptr<LogSection>>& sections,
+             Assembler& out, const std::string& path, size_t max_line)
+      : screen_(screen), sections_(sections), out_(out), path_(path), max_line_(max_line) {}
 
   void block(const ScreenedBlock& b) {
     for (uint32_t i : b.truncated) truncated(lines_ + i + 1);
     recognized_ += b.recognized;
     const std::string_view bytes = b.bytes;
     std::string scratch;
-    size_t pos = 0, h = 0;
+    size_t pos = 0, h = 0, run = 0;
     uint64_t index = 0;
     BlockLine raw;
     for (;;) {
@@ -39,6 +40,17 @@ class Dispatcher {
         if (h == b.hits.size()) break;
         pos = b.hits[h].offset;
         index = b.hits[h].line;
+      } else if (active_ == screen_.body_section()) {  // its body lines, read ahead by the screen
+        while (run < b.bodies.size() && b.bodies[run].offset < pos) ++run;
+        if (run < b.bodies.size() && b.bodies[run].offset == pos) {
+          const ScreenedBlock::Body& r = b.bodies[run++];
+          took_line();
+          active_->next_body(b.values.data() + r.values_at, r.count);
+          recognized_ += r.unprefixed;
+          pos = r.next;
+          index += r.count;
+          continue;
+        }
       }
       if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) break;
       int hit = -1;
@@ -63,6 +75,7 @@ class Dispatcher {
   // `unterminated`: the input's last line had no line end (line-by-line reading knows it).
   LogStats finish(bool unterminated) {
     while (active_) close();
+    for (const auto& s : sections_) s->finish();
     if (unterminated || unterminated_) out_.run_ends_mid_line({path_, lines_});
     return LogStats{lines_, recognized_};
   }
@@ -73,10 +86,7 @@ class Dispatcher {
   void dispatch(const LogLine& line, int hit, bool screened) {
     if (active_) {
       if (active_->next(line)) {
-        if (!held_.empty()) {
-          active_->interleaved(held_.size(), held_.front().number);
-          held_.clear();
-        }
+        took_line();
         if (!screened || !(line.prefixed || hit >= 0)) ++recognized_;
         return;
       }
@@ -94,6 +104,13 @@ class Dispatcher {
     if (!screened && (line.prefixed || hit >= 0)) ++recognized_;
   }
 
+  // The open section took a line: the lines held before it were interleaved.
+  void took_line() {
+    if (held_.empty()) return;
+    active_->interleaved(held_.size(), held_.front().number);
+    held_.clear();
+  }
+
   // Ends the open section and reads the lines it held as if it had ended before them.
   void close() {
     active_->end();
@@ -109,6 +126,7 @@ class Dispatcher {
   }
 
   const LogScreen& screen_;
+  const std::vector<std::unique_ptr<LogSection>>& sections_;
   Assembler& out_;
   const std::string& path_;
   size_t max_line_;
@@ -205,7 +223,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   std::vector<std::unique_ptr<LogSection>> sections = make_log_sections(ctx);
   const LogScreen screen(grammar, sections);
   const size_t max_line = limits.max_line_bytes;
-  Dispatcher dispatch(screen, out, path, max_line);
+  Dispatcher dispatch(screen, sections, out, path, max_line);
 
   if (limits.log_block_bytes == 0) {
     LineReader lines(in, max_line);

@@ -2,10 +2,73 @@
 // version lines, and the lines that show which stage of the build a run reached: the last one
 // is what it was doing when a log stops. Tactic selection keeps the node being timed, its
 // formats and the tactics tried, block by block.
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "ingest/build_log/section.h"
 #include "model/values.h"
 
 namespace trtlens {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// The first of RE2's \s ([\t\n\f\r ]) at or after `from`, or m.size(). Names are long and
+// spaces rare in them: 16 bytes at a time, looking closer only at bytes <= ' '.
+size_t first_space(std::string_view m, size_t from) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; };
+  size_t i = from;
+#ifdef __SSE2__
+  const __m128i top = _mm_set1_epi8(' ');
+  for (; i + 16 <= m.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(m.data() + i));
+    unsigned low = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, top), v)));
+    for (; low; low &= low - 1) {
+      const size_t k = i + unsigned(__builtin_ctz(low));
+      if (space(m[k])) return k;
+    }
+  }
+#endif
+  for (; i < m.size(); ++i)
+    if (space(m[i])) return i;
+  return m.size();
+}
+
+}  // namespace
+
+// What the built-in tactic_line pattern, ^(?:Tactic Name: \S+ )?Tactic: (0x[0-9a-fA-F]+|-?\d+)(.*)$,
+// captures, read by position: it runs on every tactic line, millions per log, where RE2's
+// capturing match costs more than the rest of the screen. A test holds the two to the same
+// answers; a grammar that redefines the pattern is read with RE2.
+bool parse_tactic_line(std::string_view m, std::string_view& id) {
+  constexpr std::string_view kName = "Tactic Name: ", kTactic = "Tactic: ";
+  size_t at = 0;
+  if (m.substr(0, kName.size()) == kName) {
+    // \S+ then one space; when that is not followed by "Tactic: " the optional group is not
+    // taken, and the line (starting "Tactic Name") then cannot start with "Tactic: " either.
+    const size_t i = first_space(m, kName.size());
+    if (i == kName.size() || i >= m.size() || m[i] != ' ') return false;
+    at = i + 1;
+  }
+  if (m.substr(at, kTactic.size()) != kTactic) return false;
+  at += kTactic.size();
+  size_t end = at;
+  if (m.size() > at + 2 && m[at] == '0' && m[at + 1] == 'x' && is_hex(m[at + 2])) {
+    end = at + 2;
+    while (end < m.size() && is_hex(m[end])) ++end;
+  } else {
+    if (end < m.size() && m[end] == '-') ++end;
+    const size_t digits = end;
+    while (end < m.size() && is_digit(m[end])) ++end;
+    if (end == digits) return false;
+  }
+  // (.*)$ takes the rest: a line holds no '\n', the one byte '.' does not match.
+  id = m.substr(at, end - at);
+  return true;
+}
+
 namespace {
 
 enum Trigger {
@@ -57,8 +120,10 @@ class RunSection : public LogSection {
         std::string state, name, version, command;
         RE2::PartialMatch(line.message, g.re("run_banner"), &state, &name, &version, &command);
         if (state == "RUNNING") {
+          publish_tactics();
           ctx_.out.new_run();
           attempt_ = {};
+          new_attempt();
         }
         if (!version.empty()) ctx_.out.trt_version(trt_version_from_number(version), "banner");
         ctx_.out.run_banner(state, version.empty() ? "" : trt_version_from_number(version), command,
@@ -79,8 +144,10 @@ class RunSection : public LogSection {
         return false;
       case kCommand:
         RE2::PartialMatch(line.message, g.re("run_command"), &a, &b);
+        publish_tactics();
         ctx_.out.run_command(a + " " + b, at);
         attempt_ = {};
+        new_attempt();
         return false;
       case kParsing:
         phase(RunPhase::Parsing, line);
@@ -94,6 +161,7 @@ class RunSection : public LogSection {
       case kComputingCosts:
         RE2::PartialMatch(line.message, g.re("tactic_computing_costs"), &a);
         attempt_ = {};
+        new_attempt();
         attempt_.node = a;
         attempt_.line = line.number;
         timing(line);
@@ -101,7 +169,7 @@ class RunSection : public LogSection {
       case kFormatCombination:
         RE2::PartialMatch(line.message, g.re("tactic_format_combination"), &a);
         attempt_.formats = a;
-        attempt_.tactics.clear();
+        new_attempt();
         timing(line);
         return false;
       case kTimingRunner:
@@ -110,12 +178,13 @@ class RunSection : public LogSection {
         attempt_.node = a;
         attempt_.runner = b;
         attempt_.line = line.number;
-        attempt_.tactics.clear();
+        new_attempt();
         timing(line);
         return true;  // the tactic lines follow
       case kAutotuningOp:
         RE2::PartialMatch(line.message, g.re("tactic_autotuning_op"), &a);
         attempt_ = {};
+        new_attempt();
         attempt_.node = a;
         attempt_.line = line.number;
         timing(line);
@@ -136,26 +205,75 @@ class RunSection : public LogSection {
   // After a Timing Runner: its tactic lines. Warnings among them (skipped tactics, memory) are
   // read as records without closing the block.
   bool next(const LogLine& line) override {
-    std::string id, rest;
-    // Tactic lines are most of a verbose log: a literal test before the pattern.
-    if (line.message.rfind("Tactic", 0) == 0 &&
-        RE2::PartialMatch(line.message, ctx_.grammar.re("tactic_line"), &id, &rest)) {
-      attempt_.tactics.push_back(tactic_id(id));
-      return true;
+    if (line.message.rfind("Tactic", 0) == 0) {
+      uint64_t value = 0;
+      std::string id;
+      if (read_tactic_line(line.message, value, id)) {
+        ids_.push_back(value);
+        if (!id.empty()) unreadable_.emplace_back(ids_.size() - 1, std::move(id));
+        tactics_pending_ = true;
+        return true;
+      }
     }
     if (line.severity == 'W' || line.severity == 'E' || line.severity == 'F')
       return read_error_line(ctx_, line);
-    return false;
+    // 8.6 logs a tactic it skips for lack of memory at verbose level, among the timed ones.
+    return line.message.rfind("Skipping tactic ", 0) == 0;
   }
 
-  // The tactics tried go to the run once the block ends (also at the end of a cut log).
-  void end() override { ctx_.out.run_tactic(attempt_); }
+  bool has_body() const override { return true; }
+  bool body_value(const LogLine& line, uint64_t& value) const override {
+    std::string id;
+    return line.message.rfind("Tactic", 0) == 0 && read_tactic_line(line.message, value, id) &&
+           id.empty();
+  }
+  void next_body(const uint64_t* values, size_t count) override {
+    ids_.insert(ids_.end(), values, values + count);
+    tactics_pending_ = true;
+  }
+
+  // The tactics of a block are handed over only when nothing later can replace them (a new
+  // run, the end of the log): the next block's attempt would, and converting millions of ids
+  // to text per block costs more than reading them.
+  void end() override {}
+  void finish() override { publish_tactics(); }
 
  private:
-  // Decimal tactics of TRT <= 8.2 become the canonical 0x form; unreadable ones stay as given.
-  static std::string tactic_id(const std::string& id) {
-    if (auto t = canonical_tactic(id)) return *t;
-    return id;
+  // A tactic line's id as a number, or (when it does not fit) as written in `odd`.
+  bool read_tactic_line(std::string_view message, uint64_t& value, std::string& odd) const {
+    std::string_view id;
+    if (fast_tactic_line_) {
+      if (!parse_tactic_line(message, id)) return false;
+    } else {
+      re2::StringPiece captured;
+      if (!RE2::PartialMatch(message, ctx_.grammar.re("tactic_line"), &captured)) return false;
+      id = std::string_view(captured.data(), captured.size());
+    }
+    if (!tactic_value(id, value)) odd.assign(id);
+    return true;
+  }
+
+  void new_attempt() {
+    attempt_.tactics.clear();
+    ids_.clear();
+    unreadable_.clear();
+    tactics_pending_ = false;
+  }
+
+  void publish_tactics() {
+    if (!tactics_pending_) return;
+    tactics_pending_ = false;
+    attempt_.tactics.clear();
+    attempt_.tactics.reserve(ids_.size());
+    size_t odd = 0;
+    for (size_t i = 0; i < ids_.size(); ++i) {
+      if (odd < unreadable_.size() && unreadable_[odd].first == i) {
+        attempt_.tactics.push_back(unreadable_[odd++].second);
+      } else {
+        attempt_.tactics.push_back(tactic_text(ids_[i]));
+      }
+    }
+    ctx_.out.run_tactic(attempt_);
   }
 
   void phase(RunPhase p, const LogLine& line) {
@@ -167,7 +285,11 @@ class RunSection : public LogSection {
     ctx_.out.run_tactic(attempt_);
   }
 
-  TacticAttempt attempt_;
+  TacticAttempt attempt_;  // its tactics are filled only when published
+  std::vector<uint64_t> ids_;  // the tactics of attempt_
+  std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
+  bool tactics_pending_ = false;
+  const bool fast_tactic_line_ = ctx_.grammar.pattern("tactic_line").builtin;
 };
 
 }  // namespace

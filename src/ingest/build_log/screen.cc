@@ -124,6 +124,7 @@ LogScreen::LogScreen(const Grammar& grammar,
         always_.push_back(t);
       }
     }
+    if (s->has_body() && !body_) body_ = s.get();
     if (s->takes_error_lines() && error_trigger_ < 0) {
       error_trigger_ = int(triggers_.size());
       triggers_.push_back(Trigger{s.get(), names.size(), nullptr});
@@ -300,10 +301,25 @@ void clear_results(ScreenedBlock& b) {
   b.has_cr = b.has_esc = false;
   b.lines = b.recognized = 0;
   b.hits.clear();
+  b.bodies.clear();
+  b.values.clear();
   b.truncated.clear();
 }
 
 }  // namespace
+
+void LogScreen::read_body(ScreenedBlock& b, const LogLine& l, uint32_t index, size_t pos,
+                          size_t next) const {
+  uint64_t value;
+  if (!body_->body_value(l, value)) return;
+  if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index)
+    b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0});
+  ScreenedBlock::Body& run = b.bodies.back();
+  ++run.count;
+  run.next = uint32_t(next);
+  if (!l.prefixed) ++run.unprefixed;
+  b.values.push_back(value);
+}
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   if (hs_db_ && b.bytes.size() < (size_t{1} << 31))
@@ -344,6 +360,7 @@ void LogScreen::screen_lines(ScreenedBlock& b, size_t max_line) const {
     int hit = match(l);
     if (hit >= 0) b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
     if (hit >= 0 || l.prefixed) ++b.recognized;
+    if (hit < 0 && body_) read_body(b, l, index, pos, next);
     pos = next;
   }
 }
@@ -416,16 +433,17 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
       text = text.substr(0, max_line);
     }
     int hit;
+    LogLine l;
     if (esc) {  // the literals may be split by escape sequences: look again after removing them
-      LogLine l = line(strip_ansi(text, scratch_text), 0);
+      l = line(strip_ansi(text, scratch_text), 0);
       hit = match(l);
-      if (hit >= 0 || l.prefixed) ++b.recognized;
     } else {
-      LogLine l = line(text, 0);
+      l = line(text, 0);
       hit = match(l, [mask](uint32_t id) { return ((mask >> id) & 1) != 0; });
-      if (hit >= 0 || l.prefixed) ++b.recognized;
     }
+    if (hit >= 0 || l.prefixed) ++b.recognized;
     if (hit >= 0) b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
+    if (hit < 0 && body_) read_body(b, l, index, pos, next);
     pos = next;
   }
 }

@@ -39,6 +39,17 @@ struct ScreenedBlock {
   uint64_t lines = 0;
   uint64_t recognized = 0;  // lines with a log prefix or a trigger match
   std::vector<Hit> hits;
+  // Runs of consecutive lines the body section reads (LogSection::body_value), with their values.
+  struct Body {
+    uint32_t offset;      // where the first line starts
+    uint32_t line;        // its index in the block
+    uint32_t count;       // lines in the run
+    uint32_t next;        // where the line after the run starts
+    uint32_t values_at;   // index of the first value in `values`
+    uint32_t unprefixed;  // lines of the run without a log prefix (not yet counted as recognized)
+  };
+  std::vector<Body> bodies;
+  std::vector<uint64_t> values;
   std::vector<uint32_t> truncated;  // indexes of lines cut at the line limit
   // Set by the worker pool under its lock.
   bool screened = false;
@@ -57,6 +68,8 @@ class LogScreen {
   // The trigger matching line.message, or -1.
   int match(const LogLine& line) const;
   const Trigger& trigger(int i) const { return triggers_[size_t(i)]; }
+  // The section whose body lines screen() reads ahead, or null.
+  LogSection* body_section() const { return body_; }
   // Splits, strips and matches every line of `b.bytes`.
   void screen(ScreenedBlock& b, size_t max_line) const;
   // Whether screen() finds the literals in one Hyperscan pass per block (tests run both paths).
@@ -99,6 +112,9 @@ class LogScreen {
   bool one_pass_literals_ = false;
   std::string literal_firsts_;  // distinct first bytes of literals_
   int error_trigger_ = -1;  // for error and warning lines no trigger matched
+  LogSection* body_ = nullptr;
+  void read_body(ScreenedBlock& b, const LogLine& l, uint32_t index, size_t pos,
+                 size_t next) const;
 
   // Literals by one Hyperscan pass over the block, line ends and ESC by one SIMD pass.
   void screen_one_pass(ScreenedBlock& b, size_t max_line) const;

@@ -48,6 +48,17 @@ class LogSection {
   virtual bool may_resume_after(const LogLine&) { return false; }
   virtual void interleaved(uint64_t /*count*/, uint64_t /*first_line*/) {}
   virtual void end() {}
+  // The log ended (after end(), if the section was open).
+  virtual void finish() {}
+
+  // Most of a verbose log is one section's body (tactic timings). Reading it line by line on
+  // the dispatching thread would make that thread the bottleneck, so the screen reads body
+  // lines ahead on its worker threads with body_value(), which must not touch the section's
+  // state. While the section is open, the driver hands it each run of consecutive body lines
+  // at once: next_body(values) must do what next() does with those lines.
+  virtual bool has_body() const { return false; }
+  virtual bool body_value(const LogLine&, uint64_t&) const { return false; }
+  virtual void next_body(const uint64_t* /*values*/, size_t /*count*/) {}
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
   // trigger matched, as trigger index triggers().size().
   virtual bool takes_error_lines() const { return false; }
@@ -74,6 +85,10 @@ std::unique_ptr<LogSection> make_fusion_section(LogContext& ctx);
 // DLA placement and fallbacks; the build tuner's lines
 std::unique_ptr<LogSection> make_dla_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_tuner_section(LogContext& ctx);
+
+// The id the built-in tactic_line pattern captures, read without RE2 (tactic lines are most of
+// a verbose log); false when the pattern does not match.
+bool parse_tactic_line(std::string_view message, std::string_view& id);
 
 // Error and warning records, and how a process stopped.
 std::unique_ptr<LogSection> make_errors_section(LogContext& ctx);
