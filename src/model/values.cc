@@ -5,6 +5,9 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace trtlens {
 namespace {
@@ -201,26 +204,65 @@ std::optional<Dims> parse_dims(std::string_view text) {
   return out;
 }
 
+bool hex16(const char* p, uint64_t& value) {
+#ifdef __SSE2__
+  // Sixteen bytes at once: digit or letter, their nibble values, then pairs of nibbles packed.
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+  const __m128i l = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+  const __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+  const __m128i is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
+  if (_mm_movemask_epi8(_mm_or_si128(is_d, is_l)) != 0xffff) return false;
+  const __m128i nib = _mm_or_si128(_mm_and_si128(is_d, d),
+                                   _mm_andnot_si128(is_d, _mm_add_epi8(l, _mm_set1_epi8(10))));
+  const __m128i pairs =
+      _mm_or_si128(_mm_slli_epi16(_mm_and_si128(nib, _mm_set1_epi16(0x00ff)), 4),
+                   _mm_srli_epi16(nib, 8));
+  const uint64_t packed = uint64_t(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)));
+  value = __builtin_bswap64(packed);
+  return true;
+#else
+  uint64_t v = 0;
+  for (int i = 0; i < 16; ++i) {
+    const char c = p[i];
+    unsigned n;
+    if (c >= '0' && c <= '9') {
+      n = unsigned(c - '0');
+    } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+      n = unsigned((c | 0x20) - 'a' + 10);
+    } else {
+      return false;
+    }
+    v = v << 4 | n;
+  }
+  value = v;
+  return true;
+#endif
+}
+
 bool tactic_value(std::string_view text, uint64_t& value) {
   if (!text.empty() && (text.front() <= ' ' || text.back() <= ' ')) text = trim(text);
   if (text.empty()) return false;
   value = 0;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    // By hand: millions of tactic lines per log come through here.
+    // By table: millions of tactic lines per log come through here.
+    static const std::array<int8_t, 256> digit = [] {
+      std::array<int8_t, 256> t;
+      t.fill(-1);
+      for (int i = 0; i < 10; ++i) t['0' + i] = int8_t(i);
+      for (int i = 0; i < 6; ++i) t['a' + i] = t['A' + i] = int8_t(10 + i);
+      return t;
+    }();
     std::string_view hex = text.substr(2);
     if (hex.size() > 16) return false;
+    if (hex.size() == 16) return hex16(hex.data(), value);
+    int8_t bad = 0;
     for (char c : hex) {
-      unsigned d;
-      if (c >= '0' && c <= '9') {
-        d = unsigned(c - '0');
-      } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
-        d = unsigned((c | 0x20) - 'a' + 10);
-      } else {
-        return false;
-      }
-      value = value << 4 | d;
+      const int8_t d = digit[static_cast<unsigned char>(c)];
+      bad |= d;
+      value = value << 4 | uint64_t(uint8_t(d) & 15);
     }
-    return true;
+    return bad >= 0;
   }
   bool negative = text[0] == '-';
   std::string_view digits = negative ? text.substr(1) : text;

@@ -56,6 +56,8 @@ std::optional<std::vector<int64_t>> parse_x_dims(std::string_view text);
 std::optional<std::string> canonical_tactic(std::string_view text);
 // The same as a number, and back to the canonical text.
 bool tactic_value(std::string_view text, uint64_t& value);
+// Sixteen hex digits at p (both cases) as a number; false when one is not a hex digit.
+bool hex16(const char* p, uint64_t& value);
 std::string tactic_text(uint64_t value);
 
 // "v8601" / "8601" / "100300" -> "8.6.1" / "10.3.0"; "8.6.1.6" stays as given.

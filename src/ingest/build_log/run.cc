@@ -6,6 +6,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <array>
+
 #include "ingest/build_log/section.h"
 #include "model/values.h"
 
@@ -13,7 +15,13 @@ namespace trtlens {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+// A table: sixteen hex digits on every tactic line.
+const std::array<bool, 256> kHex = [] {
+  std::array<bool, 256> t{};
+  for (const char* c = "0123456789abcdefABCDEF"; *c; ++c) t[static_cast<unsigned char>(*c)] = true;
+  return t;
+}();
+bool is_hex(char c) { return kHex[static_cast<unsigned char>(c)]; }
 
 // The first of RE2's \s ([\t\n\f\r ]) at or after `from`, or m.size(). Names are long and
 // spaces rare in them: 16 bytes at a time, looking closer only at bytes <= ' '.
@@ -55,8 +63,10 @@ bool parse_tactic_line(std::string_view m, std::string_view& id) {
   if (m.substr(at, kTactic.size()) != kTactic) return false;
   at += kTactic.size();
   size_t end = at;
+  uint64_t sixteen;
   if (m.size() > at + 2 && m[at] == '0' && m[at + 1] == 'x' && is_hex(m[at + 2])) {
     end = at + 2;
+    if (m.size() >= at + 18 && hex16(m.data() + at + 2, sixteen)) end = at + 18;  // the usual
     while (end < m.size() && is_hex(m[end])) ++end;
   } else {
     if (end < m.size() && m[end] == '-') ++end;

@@ -90,6 +90,19 @@ class LogScreen {
     uint32_t trigger = 0;
     const GrammarPattern* pattern = nullptr;
     std::vector<uint32_t> literals;  // "# contains:" literals, as indexes into literals_
+    uint64_t literal_bits = 0;       // the same as bits, when literals_ are at most 64
+  };
+  // The literals a message holds as bits (when literals_ are at most 64): one AND per candidate.
+  struct Bits {
+    uint64_t bits;
+  };
+  // The candidates of one first byte. Most lines match none of them; when the second byte
+  // already rules out every literal prefix, only the candidates without one are tried.
+  struct FirstByte {
+    std::vector<Candidate> all;
+    std::vector<Candidate> unprefixed;     // the subsequence without a literal prefix
+    std::array<uint64_t, 4> second{};      // second bytes some literal prefix allows
+    bool second_allows(unsigned char c) const { return (second[c >> 6] >> (c & 63)) & 1; }
   };
   // `holds(k)`: the message holds literals_[k].
   template <class Holds>
@@ -103,8 +116,10 @@ class LogScreen {
   std::vector<Trigger> triggers_;
   // Candidates by the first byte a match can start with (RE2's own analysis); patterns that
   // can start with anything run on every line, behind their "# contains:" literals.
-  std::array<std::vector<Candidate>, 256> by_first_{};
+  std::array<FirstByte, 256> by_first_{};
   std::vector<Candidate> always_;
+  uint64_t always_bits_ = 0;       // every literal of always_, as bits
+  bool always_gated_ = false;      // each of always_ needs one of its literals
   std::vector<std::string> literals_;  // every "# contains:" literal once
   // Which literals_ a message holds, as bits, found in one pass over it (instead of one search
   // per literal) when they are at most 64 with at most 4 distinct first bytes.
