@@ -156,6 +156,61 @@ TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
   }
 }
 
+// The tactic-block banners read by position must answer as their patterns do: real lines, then
+// 20,000 random tails over the bytes that matter to the patterns.
+TEST(LogDriver, TacticBannersReadByPositionAgreeWithThePatterns) {
+  auto grammar = Grammar::load();
+  const RE2& costs = grammar->re("tactic_computing_costs");
+  const RE2& formats = grammar->re("tactic_format_combination");
+  const RE2& runner = grammar->re("tactic_timing_runner");
+  std::vector<std::string> lines = {
+      "=============== Computing costs for Conv_0 + Relu_1",
+      "=============== Computing costs for ", "=============== Computing costs for  \t",
+      "= Computing costs for a b  ", "=== Computing costs for", "Computing costs for x",
+      "*************** Autotuning format combination: Float(150528,50176,224,1) -> "
+      "Half(802816,12544,112,1) ***************",
+      "* Autotuning format combination: ", "** Autotuning format combination: a * * ",
+      "*** Autotuning format combination: x**\t", "*Autotuning format combination: x",
+      "--------------- Timing Runner: Conv_0 + Relu_1 (CaskConvolution[0x80000009])",
+      "--------------- Timing Runner: Conv_0 + Relu_1 (CaskConvolution)",
+      "- Timing Runner: a (b) (c[-12]) ", "- Timing Runner:  (x)", "- Timing Runner: a (b[0x])",
+      "- Timing Runner: a (b[])", "- Timing Runner: a (b[0xg])", "- Timing Runner: a (b[--1])",
+      "- Timing Runner: a(b)", "- Timing Runner: a ([1])", "- Timing Runner: a (b c)",
+      "- Timing Runner: a (b[1][2])", "- Timing Runner: (b)"};
+  const std::string heads[] = {"=== Computing costs for ", "** Autotuning format combination: ",
+                               "--- Timing Runner: "};
+  const std::string alphabet = " *()[]0x1aF-_\t\r=";
+  uint64_t seed = 42;
+  for (int i = 0; i < 20000; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::string l = heads[(seed >> 33) % 3];
+    const size_t n = (seed >> 40) % 12;
+    for (size_t k = 0; k < n; ++k) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      l += alphabet[(seed >> 35) % alphabet.size()];
+    }
+    lines.push_back(l);
+  }
+  auto view = [](const re2::StringPiece& p) { return std::string_view(p.data(), p.size()); };
+  for (const std::string& l : lines) {
+    SCOPED_TRACE(l);
+    re2::StringPiece a, b;
+    std::string_view x, y;
+    bool want = RE2::PartialMatch(l, costs, &a);
+    ASSERT_EQ(parse_computing_costs(l, x), want);
+    if (want) ASSERT_EQ(x, view(a));
+    want = RE2::PartialMatch(l, formats, &a);
+    ASSERT_EQ(parse_format_combination(l, x), want);
+    if (want) ASSERT_EQ(x, view(a));
+    want = RE2::PartialMatch(l, runner, &a, &b);
+    ASSERT_EQ(parse_timing_runner(l, x, y), want);
+    if (want) {
+      ASSERT_EQ(x, view(a));
+      ASSERT_EQ(y, view(b));
+    }
+  }
+}
+
 // The tactic_line pattern read by position must answer as RE2 does, on the shapes TensorRT
 // writes and on their near misses.
 TEST(LogDriver, TacticLinesReadByPositionAgreeWithThePattern) {

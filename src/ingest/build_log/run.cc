@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include <algorithm>
 #include <array>
 
 #include "ingest/build_log/section.h"
@@ -76,6 +77,79 @@ bool parse_tactic_line(std::string_view m, std::string_view& id) {
   }
   // (.*)$ takes the rest: a line holds no '\n', the one byte '.' does not match.
   id = m.substr(at, end - at);
+  return true;
+}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+bool is_word(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+// `m` without its trailing RE2 \s.
+std::string_view trim_end(std::string_view m) {
+  while (!m.empty() && is_space(m.back())) m.remove_suffix(1);
+  return m;
+}
+// After one or more `fill` bytes and " " + `words`, the rest of `m`; false when it is not so.
+bool banner(std::string_view& m, char fill, std::string_view words) {
+  size_t i = 0;
+  while (i < m.size() && m[i] == fill) ++i;
+  if (i == 0 || m.size() - i < words.size() + 1 || m[i] != ' ' ||
+      m.substr(i + 1, words.size()) != words)
+    return false;
+  m.remove_prefix(i + 1 + words.size());
+  return true;
+}
+
+}  // namespace
+
+// The three tactic-block banners below are read by position like the tactic lines: RE2 needs
+// its slowest engine for their captures (about 28,000 instructions a line), and a verbose log
+// holds one per timing runner. Tests hold each to its pattern's answers.
+
+// ^=+ Computing costs for (.+?)\s*$
+bool parse_computing_costs(std::string_view m, std::string_view& node) {
+  if (!banner(m, '=', "Computing costs for ") || m.empty()) return false;
+  const std::string_view t = trim_end(m);
+  node = t.empty() ? m.substr(0, 1) : t;  // .+? takes at least one byte, a blank one too
+  return true;
+}
+
+// ^\*+ Autotuning format combination: (.*?) *\**\s*$
+bool parse_format_combination(std::string_view m, std::string_view& formats) {
+  if (!banner(m, '*', "Autotuning format combination: ")) return false;
+  // The shortest capture leaves the longest tail of spaces, stars, blanks.
+  size_t end = trim_end(m).size();
+  while (end > 0 && m[end - 1] == '*') --end;
+  while (end > 0 && m[end - 1] == ' ') --end;
+  formats = m.substr(0, end);
+  return true;
+}
+
+// ^-+ Timing Runner: (.*) \((\w+)(?:\[(?:0x[0-9a-fA-F]+|-?\d+)\])?\)\s*$
+bool parse_timing_runner(std::string_view m, std::string_view& node, std::string_view& runner) {
+  if (!banner(m, '-', "Timing Runner: ")) return false;
+  const std::string_view t = trim_end(m);
+  if (t.empty() || t.back() != ')') return false;
+  size_t end = t.size() - 1;  // the closing parenthesis
+  if (end > 0 && t[end - 1] == ']') {  // the runner's id: 0x + hex digits, or -?digits
+    size_t open = end - 1;
+    while (open > 0 && t[open - 1] != '[') --open;
+    if (open == 0) return false;
+    const std::string_view id = t.substr(open, end - 1 - open);
+    const bool hex = id.size() > 2 && id[0] == '0' && id[1] == 'x' &&
+                     std::all_of(id.begin() + 2, id.end(), is_hex);
+    const std::string_view digits = !id.empty() && id[0] == '-' ? id.substr(1) : id;
+    const bool dec = !digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit);
+    if (!hex && !dec) return false;
+    end = open - 1;  // the '['
+  }
+  size_t first = end;
+  while (first > 0 && is_word(t[first - 1])) --first;
+  if (first == end || first < 2 || t[first - 1] != '(' || t[first - 2] != ' ') return false;
+  node = t.substr(0, first - 2);
+  runner = t.substr(first, end - first);
   return true;
 }
 
@@ -169,7 +243,7 @@ class RunSection : public LogSection {
         phase(RunPhase::TacticSelection, line);
         return false;
       case kComputingCosts:
-        RE2::PartialMatch(line.message, g.re("tactic_computing_costs"), &a);
+        capture(line.message, "tactic_computing_costs", parse_computing_costs, a);
         attempt_ = {};
         new_attempt();
         attempt_.node = a;
@@ -177,13 +251,20 @@ class RunSection : public LogSection {
         timing(line);
         return false;
       case kFormatCombination:
-        RE2::PartialMatch(line.message, g.re("tactic_format_combination"), &a);
+        capture(line.message, "tactic_format_combination", parse_format_combination, a);
         attempt_.formats = a;
         new_attempt();
         timing(line);
         return false;
       case kTimingRunner:
-        RE2::PartialMatch(line.message, g.re("tactic_timing_runner"), &a, &b);
+        if (fast_banners_) {
+          std::string_view node, runner;
+          parse_timing_runner(line.message, node, runner);
+          a.assign(node);
+          b.assign(runner);
+        } else {
+          RE2::PartialMatch(line.message, g.re("tactic_timing_runner"), &a, &b);
+        }
         if (a != attempt_.node) attempt_.formats.clear();
         attempt_.node = a;
         attempt_.runner = b;
@@ -263,6 +344,17 @@ class RunSection : public LogSection {
     return true;
   }
 
+  // One capture of a banner: by position with the built-in grammar, else by its pattern.
+  void capture(std::string_view message, const char* pattern,
+               bool (*parse)(std::string_view, std::string_view&), std::string& out) const {
+    if (fast_banners_) {
+      std::string_view v;
+      if (parse(message, v)) out.assign(v);
+    } else {
+      RE2::PartialMatch(message, ctx_.grammar.re(pattern), &out);
+    }
+  }
+
   void new_attempt() {
     attempt_.tactics.clear();
     ids_.clear();
@@ -300,6 +392,9 @@ class RunSection : public LogSection {
   std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
   bool tactics_pending_ = false;
   const bool fast_tactic_line_ = ctx_.grammar.pattern("tactic_line").builtin;
+  const bool fast_banners_ = ctx_.grammar.pattern("tactic_computing_costs").builtin &&
+                             ctx_.grammar.pattern("tactic_format_combination").builtin &&
+                             ctx_.grammar.pattern("tactic_timing_runner").builtin;
 };
 
 }  // namespace
