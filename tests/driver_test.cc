@@ -108,13 +108,17 @@ std::string expect_block_modes_agree(const std::string& path, ReadLimits base = 
   for (size_t block : blocks) {
     for (unsigned threads : {1u, 2u, 3u}) {
       for (size_t map_min : {size_t(1), size_t(1) << 40}) {
-        ReadLimits l = base;
-        l.log_block_bytes = block;
-        l.threads = threads;
-        l.map_min_bytes = map_min;
-        SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads) +
-                     (map_min == 1 ? ", mapped" : ", read"));
-        EXPECT_EQ(json_with(path, l), want);
+        for (size_t one_pass_min : {size_t(0), size_t(1) << 40}) {
+          ReadLimits l = base;
+          l.log_block_bytes = block;
+          l.threads = threads;
+          l.map_min_bytes = map_min;
+          l.one_pass_min_bytes = one_pass_min;
+          SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads) +
+                       (map_min == 1 ? ", mapped" : ", read") +
+                       (one_pass_min == 0 ? ", one-pass literals" : ", literals per line"));
+          EXPECT_EQ(json_with(path, l), want);
+        }
       }
     }
   }
@@ -284,7 +288,7 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) 
   LogContext ctx{*grammar, out, path};
   auto sections = make_log_sections(ctx);
   LogScreen one_pass(*grammar, sections), per_line(*grammar, sections);
-  per_line.disable_one_pass();
+  one_pass.enable_one_pass();
   if (!one_pass.one_pass()) GTEST_SKIP() << "built without Hyperscan: one path only";
   const std::string text = test::read_file(path);
   size_t hits = 0;

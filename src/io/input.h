@@ -37,6 +37,9 @@ struct ReadLimits {
   size_t log_block_bytes = size_t{1} << 20;
   unsigned threads = 0;
   size_t map_min_bytes = size_t{32} << 20;
+  // Logs of at least this size find their trigger literals in one pass per block: compiling
+  // the literal set costs about as much as screening 10 MB line by line.
+  size_t one_pass_min_bytes = size_t{8} << 20;
 };
 
 // A regular file mapped into memory, read-only. Pages come in as they are touched and are

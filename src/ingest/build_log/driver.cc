@@ -221,7 +221,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
                           const std::string& path, const ReadLimits& limits) {
   LogContext ctx{grammar, out, path};
   std::vector<std::unique_ptr<LogSection>> sections = make_log_sections(ctx);
-  const LogScreen screen(grammar, sections);
+  LogScreen screen(grammar, sections);
   const size_t max_line = limits.max_line_bytes;
   Dispatcher dispatch(screen, sections, out, path, max_line);
 
@@ -250,6 +250,10 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   };
 
   BlockReader blocks(in, mapped.get(), limits.log_block_bytes, max_line);
+  const size_t one_pass_min = limits.one_pass_min_bytes;
+  if (mapped ? mapped->view().size() >= one_pass_min
+             : in.peek(one_pass_min).size() >= one_pass_min)
+    screen.enable_one_pass();
   for (bool first = true;; first = false) {
     Owned b;
     if (spare.empty()) {

@@ -217,7 +217,11 @@ LogScreen::LogScreen(const Grammar& grammar,
   one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
                        std::none_of(literals_.begin(), literals_.end(),
                                     [](const std::string& l) { return l.empty(); });
+}
+
+void LogScreen::enable_one_pass() {
 #ifdef TRTLENS_HAVE_HYPERSCAN
+  if (hs_db_) return;
   // Every literal of every trigger in one set, found in one pass over a block (line ends, CR and
   // ESC are a separate SIMD scan: as Hyperscan literals, single bytes this frequent cost more
   // than the rest of the set). A literal holding a line end, or an empty one, would break the

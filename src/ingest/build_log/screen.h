@@ -72,9 +72,11 @@ class LogScreen {
   LogSection* body_section() const { return body_; }
   // Splits, strips and matches every line of `b.bytes`.
   void screen(ScreenedBlock& b, size_t max_line) const;
-  // Whether screen() finds the literals in one Hyperscan pass per block (tests run both paths).
+  // Finds the literals in one Hyperscan pass per block from now on (only long logs ask: see
+  // ReadLimits::one_pass_min_bytes); never while another thread screens. one_pass(): whether
+  // it is on (without Hyperscan it stays off).
+  void enable_one_pass();
   bool one_pass() const { return hs_db_ != nullptr; }
-  void disable_one_pass() { hs_db_ = nullptr; }
 
  private:
   struct Prefix {
