@@ -170,6 +170,12 @@ TEST(CoreGrammar, EveryPatternHasAnExampleItMatches) {
       for (const auto& lit : p->contains) holds = holds || text.find(lit) != std::string::npos;
       EXPECT_TRUE(holds) << "example '" << text << "' holds none of its # contains: literals";
     }
+    // And "# starts:" must be where its example starts.
+    if (!p->starts.empty()) {
+      bool starts = false;
+      for (const auto& lit : p->starts) starts = starts || text.rfind(lit, 0) == 0;
+      EXPECT_TRUE(starts) << "example '" << text << "' starts with none of its # starts: literals";
+    }
   }
   // The core's grammar files are all embedded.
   for (const char* f : {"prefix.re2", "engine_layer.re2", "layer_info.re2", "run.re2"})

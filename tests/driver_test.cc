@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 
 #include "analysis/analyze.h"
 #include "ingest/build_log/screen.h"
@@ -332,6 +334,45 @@ TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
         "core/tactics.log"})
     expect_one_pass_agrees(fixture(f));
   expect_one_pass_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
+}
+
+// A "# starts:" list files a trigger under those starts only, so a line the pattern matches but
+// that starts otherwise would be lost. Every line of the fixtures and seeds a pattern with such a
+// list matches (anywhere a screen could see it: after the prefixes) starts with one of them.
+TEST(LogDriver, StartsListsCoverEveryLineTheirPatternsMatch) {
+  auto grammar = Grammar::load();
+  Capture capture;
+  Assembler out(capture);
+  LogContext ctx{*grammar, out, "x"};
+  auto sections = make_log_sections(ctx);
+  const LogScreen screen(*grammar, sections);
+  std::vector<std::string> files;
+  for (const char* f : {"seed000_int8.log", "core/prefixes.log", "core/two_builds.log",
+                        "capture/runtime.log", "core/tactics.log", "failures/oom_tactics.log",
+                        "failures/cut_mid_build.log", "memory/several_builds.log"})
+    files.push_back(fixture(f));
+  if (fs::exists(test::shared_dir() + "/seeds"))
+    for (const char* seed : kSeeds) files.push_back(test::shared_dir() + "/seeds/" + seed);
+  size_t checked = 0;
+  std::set<std::string> seen;
+  for (const auto& p : grammar->patterns()) {
+    if (p->starts.empty()) continue;
+    for (const std::string& f : files) {
+      std::istringstream in(test::read_file(f));
+      std::string raw;
+      while (std::getline(in, raw)) {
+        const LogLine l = screen.line(raw, 0);
+        if (!RE2::PartialMatch(l.message, *p->re)) continue;
+        ++checked;
+        seen.insert(p->name);
+        bool starts = false;
+        for (const auto& lit : p->starts) starts = starts || l.message.rfind(lit, 0) == 0;
+        EXPECT_TRUE(starts) << p->name << ": " << raw;
+      }
+    }
+  }
+  EXPECT_GT(checked, 10u);
+  EXPECT_GE(seen.size(), 5u);  // of the 9 patterns with a list
 }
 
 TEST(LogDriver, OnePassLiteralScanAgreesOnTheSeeds) {

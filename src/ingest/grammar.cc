@@ -56,7 +56,7 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
   for (const auto& [name, embedded] : embedded_grammar_files())
     if (name == file && embedded == text) builtin = true;
   std::istringstream in(text);
-  std::string raw, example, versions, contains;
+  std::string raw, example, versions, contains, starts;
   int line_no = 0;
   while (std::getline(in, raw)) {
     ++line_no;
@@ -71,6 +71,7 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
       }
       else if (body.rfind("versions:", 0) == 0) versions = trim(body.substr(9));
       else if (body.rfind("contains:", 0) == 0) contains = trim(body.substr(9));
+      else if (body.rfind("starts:", 0) == 0) starts = trim(body.substr(7));
       continue;
     }
     auto eq = line.find(" = ");
@@ -94,10 +95,12 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
                          "': " + p->re->error());
     analyse_start(*p);
     p->contains = split_alternatives(contains);
+    p->starts = split_alternatives(starts);
     p->builtin = builtin;
     example.clear();
     versions.clear();
     contains.clear();
+    starts.clear();
     patterns_.push_back(std::move(p));
   }
 }

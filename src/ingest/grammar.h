@@ -5,6 +5,7 @@
 //   # example: <a real line, as TensorRT printed it>
 //   # versions: <TensorRT versions it was seen in>
 //   # contains: <literal> || <literal>     (optional prefilter for unanchored shapes)
+//   # starts: <literal> || <literal>       (optional: every match starts with one of these)
 //   name = <RE2 pattern>
 #pragma once
 
@@ -36,6 +37,9 @@ struct GrammarPattern {
   // "# contains: a || b": a match holds one of these literals (a prefilter for patterns that
   // do not start with fixed text).
   std::vector<std::string> contains;
+  // "# starts: a || b": every match starts with one of these (alternatives of fixed text, which
+  // RE2 reports no literal prefix for): each is tried like a literal prefix.
+  std::vector<std::string> starts;
 };
 
 class Grammar {

@@ -164,30 +164,36 @@ LogScreen::LogScreen(const Grammar& grammar,
       Candidate t;
       t.trigger = uint32_t(triggers_.size());
       t.pattern = &p;
-      const size_t n = std::min<size_t>(p.literal_prefix.size(), 8);
-      t.word = head_word(std::string_view(p.literal_prefix).substr(0, n));
-      t.mask = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
       for (const auto& lit : p.contains) {
         auto at = std::find(literals_.begin(), literals_.end(), lit);
         t.literals.push_back(uint32_t(at - literals_.begin()));
         if (at == literals_.end()) literals_.push_back(lit);
       }
       triggers_.push_back(Trigger{s.get(), i, &p});
-      if (!p.literal_prefix.empty()) {
-        FirstByte& f = by_first_[static_cast<unsigned char>(p.literal_prefix[0])];
-        f.all.push_back(t);
-        if (p.literal_prefix.size() == 1) {
+      // Filed under each fixed start: the pattern's literal prefix, or its "# starts:" list.
+      std::vector<std::string> starts = p.starts;
+      if (!p.literal_prefix.empty()) starts = {p.literal_prefix};
+      for (const std::string& start : starts) {
+        Candidate c = t;
+        c.prefix = start;
+        const size_t n = std::min<size_t>(start.size(), 8);
+        c.word = head_word(std::string_view(start).substr(0, n));
+        c.mask = n == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * n)) - 1;
+        FirstByte& f = by_first_[static_cast<unsigned char>(start[0])];
+        f.all.push_back(c);
+        if (start.size() == 1) {
           f.second.fill(~uint64_t{0});
         } else {
-          const auto c = static_cast<unsigned char>(p.literal_prefix[1]);
-          f.second[c >> 6] |= uint64_t{1} << (c & 63);
+          const auto b = static_cast<unsigned char>(start[1]);
+          f.second[b >> 6] |= uint64_t{1} << (b & 63);
         }
-      } else if (p.first_min != 0 || p.first_max != 255) {
+      }
+      if (starts.empty() && (p.first_min != 0 || p.first_max != 255)) {
         for (unsigned c = p.first_min; c <= p.first_max; ++c) {
           by_first_[c].all.push_back(t);
           by_first_[c].unprefixed.push_back(t);
         }
-      } else {
+      } else if (starts.empty()) {
         always_.push_back(t);
       }
     }
@@ -311,7 +317,7 @@ bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& l
       if (!c.literals.empty() && (holds.bits & c.literal_bits) == 0) continue;
     }
     const GrammarPattern& p = *c.pattern;
-    const std::string& lit = p.literal_prefix;
+    const std::string& lit = c.prefix;
     if (m.size() < lit.size()) continue;
     if (lit.size() > 8 && std::memcmp(m.data() + 8, lit.data() + 8, lit.size() - 8) != 0) continue;
     if constexpr (!std::is_same_v<Holds, Bits>) {

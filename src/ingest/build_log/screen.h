@@ -88,6 +88,7 @@ class LogScreen {
   // A trigger as the hot loop sees it: the first (up to) 8 bytes of its literal prefix as a
   // word and a mask, so most candidates are rejected without a call.
   struct Candidate {
+    std::string prefix;  // the pattern's literal prefix, or one of its "# starts:" literals
     uint64_t word = 0, mask = 0;
     uint32_t trigger = 0;
     const GrammarPattern* pattern = nullptr;
