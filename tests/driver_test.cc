@@ -217,6 +217,60 @@ TEST(LogDriver, TacticBannersReadByPositionAgreeWithThePatterns) {
   }
 }
 
+// The per-layer memory line read by position must answer as mem_layer's FullMatch does.
+TEST(LogDriver, MemoryLayerLinesReadByPositionAgreeWithThePattern) {
+  auto grammar = Grammar::load();
+  const RE2& re = grammar->re("mem_layer");
+  std::vector<std::string> lines = {
+      "Layer: Conv_116 + Add_117 + Relu_118 Host Persistent: 7200 Device Persistent: 0 Scratch "
+      "Memory: 0",
+      "Layer: /conv1/Conv + /relu/Relu Host Persistent: 3424 bytes Device Persistent: 0 bytes "
+      "Scratch Memory: 0 bytes",
+      "Layer: a Host Persistent: 1 Device Persistent: 2 Scratch Memory: 3 bytes \t",
+      "Layer:  Host Persistent: 1 Device Persistent: 2 Scratch Memory: 3",
+      "Layer: Host Persistent: 1 Device Persistent: 2 Scratch Memory: 3",
+      "Layer: x Host Persistent: 1 Device Persistent: 2 Scratch Memory: 3 bytes bytes",
+      "Layer: x Host Persistent: 9 Device Persistent: 8 Scratch Memory: 7 Host Persistent: 1 "
+      "Device Persistent: 2 Scratch Memory: 3",
+      "Layer: x Host Persistent:  1 Device Persistent: 2 Scratch Memory: 3",
+      "Layer: x Host Persistent: 1 Device Persistent: 2 Scratch Memory: ",
+      "Layer: x Host Persistent: 1bytes Device Persistent: 2 Scratch Memory: 3"};
+  const std::string pieces[] = {"Layer: ", " Host Persistent: ", " Device Persistent: ",
+                                " Scratch Memory: ", " bytes", "1", "23", " ", "\t", "x", "Layer:"};
+  // Lines of the right shape with random names, optional " bytes", blanks, and now and then a
+  // piece too many or missing.
+  uint64_t seed = 7;
+  auto next = [&seed](uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % n;
+  };
+  const char* labels[] = {" Host Persistent: ", " Device Persistent: ", " Scratch Memory: "};
+  for (int i = 0; i < 20000; ++i) {
+    std::string l = "Layer: ";
+    for (uint64_t k = next(4); k > 0; --k) l += pieces[next(std::size(pieces))];
+    for (const char* label : labels) {
+      if (next(20) != 0) l += label;
+      if (next(20) != 0) l += std::to_string(next(100000));
+      if (next(2) == 0) l += " bytes";
+      if (next(10) == 0) l += pieces[next(std::size(pieces))];
+    }
+    for (uint64_t k = next(3); k > 0; --k) l += next(2) ? " " : "\t";
+    lines.push_back(l);
+  }
+  size_t matched = 0;
+  for (const std::string& l : lines) {
+    SCOPED_TRACE(l);
+    re2::StringPiece want[4];
+    const bool ok = RE2::FullMatch(l, re, &want[0], &want[1], &want[2], &want[3]);
+    std::string_view got[4];
+    ASSERT_EQ(parse_memory_layer(l, got), ok);
+    if (!ok) continue;
+    ++matched;
+    for (int k = 0; k < 4; ++k) ASSERT_EQ(got[k], std::string_view(want[k].data(), want[k].size()));
+  }
+  EXPECT_GT(matched, 5000u);
+}
+
 // The tactic_line pattern read by position must answer as RE2 does, on the shapes TensorRT
 // writes and on their near misses.
 TEST(LogDriver, TacticLinesReadByPositionAgreeWithThePattern) {

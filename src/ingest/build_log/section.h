@@ -95,6 +95,8 @@ bool parse_computing_costs(std::string_view message, std::string_view& node);
 bool parse_format_combination(std::string_view message, std::string_view& formats);
 bool parse_timing_runner(std::string_view message, std::string_view& node,
                          std::string_view& runner);
+// mem_layer's four captures (name, host, device, scratch) by position, as its FullMatch.
+bool parse_memory_layer(std::string_view message, std::string_view figures[4]);
 
 // Error and warning records, and how a process stopped.
 std::unique_ptr<LogSection> make_errors_section(LogContext& ctx);
