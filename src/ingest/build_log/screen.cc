@@ -144,6 +144,32 @@ LineScan scan_line(const char* p, const char* end) {
   return scan_line_sse2(p, end);
 }
 
+// The triggers on most lines of a verbose log after the tactic lines (one per timing runner and
+// per layer) have position readers the tests hold to their patterns: they decide the match.
+bool (*position_reader(const std::string& name))(std::string_view) {
+  if (name == "tactic_computing_costs")
+    return [](std::string_view m) {
+      std::string_view v;
+      return parse_computing_costs(m, v);
+    };
+  if (name == "tactic_format_combination")
+    return [](std::string_view m) {
+      std::string_view v;
+      return parse_format_combination(m, v);
+    };
+  if (name == "tactic_timing_runner")
+    return [](std::string_view m) {
+      std::string_view a, b;
+      return parse_timing_runner(m, a, b);
+    };
+  if (name == "mem_layer")
+    return [](std::string_view m) {
+      std::string_view f[4];
+      return parse_memory_layer(m, f);
+    };
+  return nullptr;
+}
+
 }  // namespace
 
 LogScreen::LogScreen(const Grammar& grammar,
@@ -164,6 +190,7 @@ LogScreen::LogScreen(const Grammar& grammar,
       Candidate t;
       t.trigger = uint32_t(triggers_.size());
       t.pattern = &p;
+      if (p.builtin) t.reads = position_reader(p.name);
       for (const auto& lit : p.contains) {
         auto at = std::find(literals_.begin(), literals_.end(), lit);
         t.literals.push_back(uint32_t(at - literals_.begin()));
@@ -324,7 +351,7 @@ bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& l
       if (!c.literals.empty() && std::none_of(c.literals.begin(), c.literals.end(), holds))
         continue;
     }
-    if (!RE2::PartialMatch(m, *p.re)) continue;
+    if (c.reads ? !c.reads(m) : !RE2::PartialMatch(m, *p.re)) continue;
     hit = int(c.trigger);
     return true;
   }

@@ -94,6 +94,7 @@ class LogScreen {
     const GrammarPattern* pattern = nullptr;
     std::vector<uint32_t> literals;  // "# contains:" literals, as indexes into literals_
     uint64_t literal_bits = 0;       // the same as bits, when literals_ are at most 64
+    bool (*reads)(std::string_view) = nullptr;  // a position reader proven equal to the pattern
   };
   // The literals a message holds as bits (when literals_ are at most 64): one AND per candidate.
   struct Bits {
