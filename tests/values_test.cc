@@ -83,6 +83,12 @@ TEST(Values, TacticsCompareAcrossVersions) {
   EXPECT_FALSE(canonical_tactic("-9223372036854775809"));
   EXPECT_FALSE(canonical_tactic("0x1ffffffffffffffff"));
   EXPECT_FALSE(canonical_tactic("abc"));
+  // Sixteen digits take the 16-bytes-at-once path: both cases, every digit value, bad bytes.
+  EXPECT_EQ(*canonical_tactic("0x0123456789ABCDEF"), "0x0123456789abcdef");
+  EXPECT_EQ(*canonical_tactic("0xfEdCbA9876543210"), "0xfedcba9876543210");
+  for (const char* bad : {"0x0123456789abcdeg", "0x:123456789abcdef", "0x0123456789abcde/",
+                          "0x01234567 9abcdef", "0x0123456789abcd@f", "0x0123456789abcd`f"})
+    EXPECT_FALSE(canonical_tactic(bad)) << bad;
 }
 
 TEST(Values, VersionNumbers) {

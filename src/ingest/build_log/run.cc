@@ -52,6 +52,13 @@ size_t first_space(std::string_view m, size_t from) {
 // capturing match costs more than the rest of the screen. A test holds the two to the same
 // answers; a grammar that redefines the pattern is read with RE2.
 bool parse_tactic_line(std::string_view m, std::string_view& id) {
+  uint64_t sixteen;
+  bool read;
+  return parse_tactic_line(m, id, sixteen, read);
+}
+
+bool parse_tactic_line(std::string_view m, std::string_view& id, uint64_t& value, bool& read) {
+  read = false;
   constexpr std::string_view kName = "Tactic Name: ", kTactic = "Tactic: ";
   size_t at = 0;
   if (m.substr(0, kName.size()) == kName) {
@@ -64,10 +71,12 @@ bool parse_tactic_line(std::string_view m, std::string_view& id) {
   if (m.substr(at, kTactic.size()) != kTactic) return false;
   at += kTactic.size();
   size_t end = at;
-  uint64_t sixteen;
   if (m.size() > at + 2 && m[at] == '0' && m[at + 1] == 'x' && is_hex(m[at + 2])) {
     end = at + 2;
-    if (m.size() >= at + 18 && hex16(m.data() + at + 2, sixteen)) end = at + 18;  // the usual
+    if (m.size() >= at + 18 && hex16(m.data() + at + 2, value)) {  // the usual: 16 digits
+      end = at + 18;
+      read = end == m.size() || !is_hex(m[end]);
+    }
     while (end < m.size() && is_hex(m[end])) ++end;
   } else {
     if (end < m.size() && m[end] == '-') ++end;
@@ -334,7 +343,9 @@ class RunSection : public LogSection {
   bool read_tactic_line(std::string_view message, uint64_t& value, std::string& odd) const {
     std::string_view id;
     if (fast_tactic_line_) {
-      if (!parse_tactic_line(message, id)) return false;
+      bool read;
+      if (!parse_tactic_line(message, id, value, read)) return false;
+      if (read) return true;
     } else {
       re2::StringPiece captured;
       if (!RE2::PartialMatch(message, ctx_.grammar.re("tactic_line"), &captured)) return false;

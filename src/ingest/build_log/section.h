@@ -89,6 +89,9 @@ std::unique_ptr<LogSection> make_tuner_section(LogContext& ctx);
 // The id the built-in tactic_line pattern captures, read without RE2 (tactic lines are most of
 // a verbose log); false when the pattern does not match.
 bool parse_tactic_line(std::string_view message, std::string_view& id);
+// The same, with the id's value when it has the usual 16 hex digits (`read` then true).
+bool parse_tactic_line(std::string_view message, std::string_view& id, uint64_t& value,
+                       bool& read);
 // The same for the banners of a tactic block: tactic_computing_costs,
 // tactic_format_combination, tactic_timing_runner.
 bool parse_computing_costs(std::string_view message, std::string_view& node);
