@@ -370,6 +370,7 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) 
     for (size_t i = 0; i < a.bodies.size(); ++i) {
       EXPECT_EQ(a.bodies[i].offset, b.bodies[i].offset);
       EXPECT_EQ(a.bodies[i].count, b.bodies[i].count);
+      EXPECT_EQ(a.bodies[i].value_count, b.bodies[i].value_count);
       EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
       EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
     }

@@ -45,7 +45,7 @@ class Dispatcher {
         if (run < b.bodies.size() && b.bodies[run].offset == pos) {
           const ScreenedBlock::Body& r = b.bodies[run++];
           took_line();
-          active_->next_body(b.values.data() + r.values_at, r.count);
+          active_->next_body(b.values.data() + r.values_at, r.value_count);
           recognized_ += r.unprefixed;
           pos = r.next;
           index += r.count;

@@ -322,10 +322,14 @@ class RunSection : public LogSection {
   }
 
   bool has_body() const override { return true; }
-  bool body_value(const LogLine& line, uint64_t& value) const override {
+  Body body_line(const LogLine& line, uint64_t& value) const override {
     std::string id;
-    return line.message.rfind("Tactic", 0) == 0 && read_tactic_line(line.message, value, id) &&
-           id.empty();
+    if (line.message.rfind("Tactic", 0) == 0 && read_tactic_line(line.message, value, id))
+      return id.empty() ? Body::Value : Body::No;
+    if (line.severity != 'W' && line.severity != 'E' && line.severity != 'F' &&
+        line.message.rfind("Skipping tactic ", 0) == 0)
+      return Body::NoValue;
+    return Body::No;
   }
   void next_body(const uint64_t* values, size_t count) override {
     ids_.insert(ids_.end(), values, values + count);

@@ -431,15 +431,19 @@ void clear_results(ScreenedBlock& b) {
 
 void LogScreen::read_body(ScreenedBlock& b, const LogLine& l, uint32_t index, size_t pos,
                           size_t next) const {
-  uint64_t value;
-  if (!body_->body_value(l, value)) return;
+  uint64_t value = 0;
+  const LogSection::Body kind = body_->body_line(l, value);
+  if (kind == LogSection::Body::No) return;
   if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index)
-    b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0});
+    b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0, 0});
   ScreenedBlock::Body& run = b.bodies.back();
   ++run.count;
   run.next = uint32_t(next);
   if (!l.prefixed) ++run.unprefixed;
-  b.values.push_back(value);
+  if (kind == LogSection::Body::Value) {
+    b.values.push_back(value);
+    ++run.value_count;
+  }
 }
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {

@@ -39,13 +39,14 @@ struct ScreenedBlock {
   uint64_t lines = 0;
   uint64_t recognized = 0;  // lines with a log prefix or a trigger match
   std::vector<Hit> hits;
-  // Runs of consecutive lines the body section reads (LogSection::body_value), with their values.
+  // Runs of consecutive lines the body section reads (LogSection::body_line), with their values.
   struct Body {
     uint32_t offset;      // where the first line starts
     uint32_t line;        // its index in the block
     uint32_t count;       // lines in the run
     uint32_t next;        // where the line after the run starts
     uint32_t values_at;   // index of the first value in `values`
+    uint32_t value_count;  // values of the run (lines taken silently have none)
     uint32_t unprefixed;  // lines of the run without a log prefix (not yet counted as recognized)
   };
   std::vector<Body> bodies;

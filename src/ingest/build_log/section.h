@@ -53,11 +53,12 @@ class LogSection {
 
   // Most of a verbose log is one section's body (tactic timings). Reading it line by line on
   // the dispatching thread would make that thread the bottleneck, so the screen reads body
-  // lines ahead on its worker threads with body_value(), which must not touch the section's
+  // lines ahead on its worker threads with body_line(), which must not touch the section's
   // state. While the section is open, the driver hands it each run of consecutive body lines
   // at once: next_body(values) must do what next() does with those lines.
+  enum class Body { No, Value, NoValue };  // a body line with a value, or one taken silently
   virtual bool has_body() const { return false; }
-  virtual bool body_value(const LogLine&, uint64_t&) const { return false; }
+  virtual Body body_line(const LogLine&, uint64_t& /*value*/) const { return Body::No; }
   virtual void next_body(const uint64_t* /*values*/, size_t /*count*/) {}
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
   // trigger matched, as trigger index triggers().size().
