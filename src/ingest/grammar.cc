@@ -22,7 +22,7 @@ void analyse_start(GrammarPattern& p) {
   const RE2& re = *p.re;
   if (re.pattern().empty() || re.pattern()[0] != '^') return;
   std::string min, max;
-  if (!re.PossibleMatchRange(&min, &max, 64)) return;
+  if (!re.PossibleMatchRange(&min, &max, 16)) return;
   size_t n = 0;
   while (n < min.size() && n < max.size() && min[n] == max[n]) ++n;
   p.literal_prefix = min.substr(0, n);
