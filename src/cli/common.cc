@@ -168,6 +168,13 @@ Capture load_inputs(const CommonOptions& o) {
   return c;
 }
 
+Capture& keep_until_exit(Capture&& c) {
+  // Deliberately never destroyed (see common.h); a static pointer keeps it reachable.
+  static auto* kept = new std::vector<std::unique_ptr<Capture>>;
+  kept->push_back(std::make_unique<Capture>(std::move(c)));
+  return *kept->back();
+}
+
 std::vector<const Build*> select_builds(const Capture& c, const std::string& spec) {
   std::vector<const Build*> out;
   if (spec == "all") {

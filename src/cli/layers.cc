@@ -9,7 +9,7 @@ void register_layers(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   CLI::App* cmd = app.add_subcommand("layers", "One row per engine layer");
   add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
   cmds.emplace_back(cmd, [opts] {
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
     auto builds = select_builds(c, opts->build);
     if (opts->format == "json") {

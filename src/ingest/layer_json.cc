@@ -380,6 +380,10 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
     auto read_layers = [&](od::array layers) {
       out.begin_listing(ListingKind::LayerJson, {path, 1});
       listing = true;
+      // Sized once: growing the list would move every layer read so far on each doubling.
+      // Counting walks the array's structure only (and rewinds it).
+      size_t count = 0;
+      if (layers.count_elements().get(count) == simdjson::SUCCESS) out.reserve_layers(count);
       bool names_only = true;
       size_t index = 0;
       for (auto item : layers) {
