@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <unordered_map>
 #include <numeric>
 #include <string_view>
+#include <unordered_map>
 
 #include "analysis/summary.h"
 

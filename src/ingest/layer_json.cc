@@ -44,9 +44,9 @@ std::string_view key_of(Field& f) {
 // only for a message: most files have none, and a string per layer and tensor is a large part
 // of reading one.
 struct Where {
-  long layer = -1;                 // "layer N", or none
-  std::string_view list;           // "Inputs", "Bindings", ...
-  long item = -1;                  // "[k]" after the list
+  long layer = -1;        // "layer N", or none
+  std::string_view list;  // "Inputs", "Bindings", ...
+  long item = -1;         // "[k]" after the list
   std::string str() const {
     std::string s;
     if (layer >= 0) s = "layer " + std::to_string(layer);
@@ -135,8 +135,7 @@ class Reader {
           continue;
         }
         size_t k = 0;
-        for (auto t : value.get_array())
-          list.push_back(tensor(t.value(), side.at(long(k++))));
+        for (auto t : value.get_array()) list.push_back(tensor(t.value(), side.at(long(k++))));
       } else if (key == "TacticValue") {
         tactic(value, where, layer);
       } else if (key == "TacticName") {
@@ -181,8 +180,7 @@ class Reader {
 
  private:
   // True when `v` is a string (copied to `into`); otherwise diagnosed.
-  bool string_field(od::value& v, const Where& where, std::string_view field,
-                    std::string& into) {
+  bool string_field(od::value& v, const Where& where, std::string_view field, std::string& into) {
     od::json_type type = v.type();
     if (type != od::json_type::string) {
       std::string what = where.str();
@@ -199,8 +197,7 @@ class Reader {
   // A JSON integer that fits int64 (read from its text: 1.5, 3e2 and out-of-range values are
   // not silently rounded or dropped).
   // The field is named as `where` + `field` + "[index]" (index >= 0), built only for a message.
-  bool integer(od::value& v, const Where& where, const char* field, long index,
-               int64_t& into) {
+  bool integer(od::value& v, const Where& where, const char* field, long index, int64_t& into) {
     auto what = [&] {
       return where.str() + field + (index >= 0 ? "[" + std::to_string(index) + "]" : std::string());
     };
