@@ -142,7 +142,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
 
 }
 
-Capture load_inputs(const CommonOptions& o) {
+Capture load_inputs(const CommonOptions& o, bool analyse) {
   auto grammar = Grammar::load(o.grammar_dir.empty() ? installed_grammar_dir() : o.grammar_dir);
   ReadLimits limits;
   limits.max_input_bytes = parse_size(o.max_input_size);
@@ -164,7 +164,7 @@ Capture load_inputs(const CommonOptions& o) {
     throw UsageError(e.what());
   }
   check_shapes(c, o.analysis.shapes);
-  analyze(c, o.analysis);
+  if (analyse) analyze(c, o.analysis);
   return c;
 }
 
