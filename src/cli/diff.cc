@@ -46,6 +46,8 @@ int run_diff(const DiffOptions& o) {
   CommonOptions bo = o.common, ho = o.common;
   bo.inputs = base;
   ho.inputs = head;
+  // Only the HTML page shows findings and remarks.
+  bo.analysis.lint = ho.analysis.lint = o.common.format == "html";
   // The two sides are independent: read them on two threads.
   auto head_future = std::async(std::launch::async, [&ho] { return load_inputs(ho); });
   Capture& bc = keep_until_exit(load_inputs(bo));
