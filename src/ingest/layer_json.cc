@@ -1,5 +1,6 @@
 #include "ingest/layer_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_map>
 
@@ -398,9 +399,12 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
       out.begin_listing(ListingKind::LayerJson, {path, 1});
       listing = true;
       // Sized once: growing the list would move every layer read so far on each doubling.
-      // Counting walks the array's structure only (and rewinds it).
+      // Counting walks the array's structure only (and rewinds it). Bounded by the file's size
+      // at 32 bytes a layer (an exported layer object is longer), so an array of a million
+      // numbers, which are not layers, reserves nothing like a million layers.
       size_t count = 0;
-      if (layers.count_elements().get(count) == simdjson::SUCCESS) out.reserve_layers(count);
+      if (layers.count_elements().get(count) == simdjson::SUCCESS)
+        out.reserve_layers(std::min(count, text.size() / 32));
       bool names_only = true;
       size_t index = 0;
       for (auto item : layers) {
