@@ -372,7 +372,8 @@ TEST_F(Hardening, StdinTwiceIsRefused) {
 TEST(HardeningJson, StreamedDocumentIsTheSameAsTheWholeOne) {
   // Several builds (two listings), one build, and none (a profile alone has one; an empty
   // selection has none).
-  for (const std::string f : {"core/two_builds.log", "seed000_int8.log", "capture/profile.json"}) {
+  for (const std::string f : {"core/two_builds.log", "seed000_int8.log", "capture/profile.json",
+                              "core/engine_detailed.json", "render/injection.json"}) {
     Capture c = load({fixture(f)});
     analyze(c, {});
     std::vector<const Build*> all, none;

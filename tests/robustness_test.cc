@@ -288,6 +288,24 @@ TEST_F(Robustness, GzipBombIsCappedByMaxInputSize) {
   EXPECT_TRUE(r.out.empty());
 }
 
+TEST_F(Robustness, LayerJsonOverMaxInputSizeIsRefused) {
+  // A real layer JSON padded past the cap with white space (still valid JSON): refused at the
+  // cap, like a log; the reader sizes its buffer from the file only when the file is under it.
+  std::string json = read_file(fixture("core/engine_detailed.json"));
+  json.append(size_t(2) << 20, ' ');
+  std::string p = put("padded.json", json);
+  RunResult r = run_trtlens("layers --format csv --max-input-size 1M " + shell_quote(p));
+  expect_handled(r);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err, "trtlens: " + p + ": decoded input exceeds " + std::to_string(1 << 20) +
+                       " bytes (raise --max-input-size)\n");
+  EXPECT_TRUE(r.out.empty());
+  // Under the cap it reads.
+  r = run_trtlens("layers --format csv --max-input-size 4M " + shell_quote(p));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("#,name,type,tactic,precision,inputs,outputs\n", 0), 0u) << r.out;
+}
+
 TEST_F(Robustness, MissingPath) {
   std::string p = (tmp_ / "no-such.log").string();
   expect_input_error(run_trtlens("summary " + shell_quote(p)), p, "no such file");

@@ -32,6 +32,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
 
   // Runs: status, error groups, nodes named by errors linked to ONNX nodes and layers.
   analyze_runs(capture);
+  if (!options.lint) return;
 
   // Remarks read roles, provenance, time and memory.
   compute_remarks(capture);

@@ -18,6 +18,9 @@ struct AnalysisOptions {
 
   // findings: ids to drop (exact, or a prefix ending in '*')
   std::vector<std::string> ignore_findings;
+  // Remarks, the tuner comparison and findings: false for a command that prints none of them
+  // (diff's text, JSON and CSV views), which then costs less per layer.
+  bool lint = true;
 
 };
 

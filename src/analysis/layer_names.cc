@@ -73,7 +73,9 @@ void split_fused(std::string_view s, bool commas, std::vector<std::string>& out)
       ++depth;
     else if (track && (c == ')' || c == ']' || c == '}') && depth > 0)
       --depth;
-    if (depth != 0) continue;
+    // Every separator starts with ' ' or ',': other bytes need no comparison (this loop runs
+    // over every layer name several times in an analysis).
+    if (depth != 0 || (c != ' ' && c != ',')) continue;
     size_t sep = 0;
     if (s.compare(i, 3, " + ") == 0)
       sep = 3;

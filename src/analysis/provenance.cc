@@ -17,21 +17,16 @@ class NodeIndex {
       by_name_.emplace(m.nodes[i].name, i);
       for (const auto& o : m.nodes[i].outputs) producer_.emplace(o.name, i);
       for (const auto& in : m.nodes[i].inputs) consumer_.emplace(in.name, i);  // first wins
-      node_names_.push_back(m.nodes[i].name);
     }
     for (const auto& v : m.initializers) initializers_.insert(v.name);
-    for (const auto* map : {&producer_, &consumer_})
-      for (const auto& [name, i] : *map) tensor_names_.push_back(name);
-    for (auto* v : {&node_names_, &tensor_names_}) {
-      std::sort(v->begin(), v->end());
-      v->erase(std::unique(v->begin(), v->end()), v->end());
-    }
   }
   // A node or tensor name the input cut short, completed where only one name begins so.
   std::optional<std::string> node_by_prefix(const std::string& cut) const {
+    sort_names();
     return unique_prefix_match(node_names_, cut);
   }
   std::optional<std::string> tensor_by_prefix(const std::string& cut) const {
+    sort_names();
     return unique_prefix_match(tensor_names_, cut);
   }
   std::optional<size_t> node(const std::string& name) const {
@@ -49,9 +44,24 @@ class NodeIndex {
   bool initializer(const std::string& name) const { return initializers_.count(name) > 0; }
 
  private:
+  // The sorted name lists only prefix matching reads: built on its first use, since most
+  // engines' names all match in full and sorting every name is a large part of the analysis.
+  void sort_names() const {
+    if (sorted_) return;
+    sorted_ = true;
+    for (const auto& [name, i] : by_name_) node_names_.push_back(name);
+    for (const auto* map : {&producer_, &consumer_})
+      for (const auto& [name, i] : *map) tensor_names_.push_back(name);
+    for (auto* v : {&node_names_, &tensor_names_}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+  }
+
   std::unordered_map<std::string, size_t> by_name_, producer_, consumer_;
   std::set<std::string> initializers_;
-  std::vector<std::string> node_names_, tensor_names_;  // sorted
+  mutable bool sorted_ = false;
+  mutable std::vector<std::string> node_names_, tensor_names_;  // sorted
 };
 
 // Keeps the first node of each name (a model file and a parse section may both list them).
@@ -67,10 +77,15 @@ void dedupe_nodes(OnnxModel& m) {
 // Without a model file, the layer names are the only complete record of the nodes (a log's
 // parse section may be cut short): nodes they name that the list lacks are added, inferred.
 void infer_nodes(OnnxModel& m, const Build& b) {
-  std::set<std::string> seen;
-  for (const auto& n : m.nodes) seen.insert(n.name);
+  std::unordered_set<std::string> seen;
+  seen.reserve(m.nodes.size() + b.layers.size());
+  std::vector<std::string> listed;
+  for (const auto& n : m.nodes)
+    if (seen.insert(n.name).second) listed.push_back(n.name);
   // A name the layer cut short is the listed node it begins, not a node of its own.
-  const std::vector<std::string> listed(seen.begin(), seen.end());
+  std::sort(listed.begin(), listed.end());
+  // Most layers add a node or two: no doubling copies of the node list.
+  m.nodes.reserve(m.nodes.size() + b.layers.size());
   // A local set: each push_back would make is_initializer() rebuild its index (quadratic).
   std::unordered_set<std::string> inits;
   for (const auto& v : m.initializers) inits.insert(v.name);
@@ -103,7 +118,13 @@ void infer_nodes(OnnxModel& m, const Build& b) {
       }
       continue;
     }
-    for (const auto& n : fused_node_names(l.name)) add(n);
+    // fused_node_names(l.name), from the name parsed above.
+    if (p.kind != LayerNameKind::Fused) continue;
+    for (const auto& part : p.parts) {
+      if (is_internal_name(part)) continue;
+      const std::string n = strip_trt_additions(part);
+      if (!n.empty()) add(n);
+    }
   }
 }
 
@@ -340,6 +361,8 @@ void compute_provenance(Capture& c) {
   Resolver r{m, index, have_model};
 
   std::unordered_map<std::string, size_t> layer_of;  // node -> layer index (first wins)
+  layer_of.reserve(m.nodes.size());
+  m.layers.reserve(b->layers.size());
   std::vector<size_t> foreign;
   for (size_t li = 0; li < b->layers.size(); ++li) {
     Layer& l = b->layers[li];

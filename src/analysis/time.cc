@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 #include <string_view>
+#include <unordered_map>
 
 #include "analysis/summary.h"
 
@@ -23,7 +24,9 @@ void join_profile(Build& b) {
   p.joined = p.joined_by_suffix = 0;
   p.sum_average_ms = p.sum_percentage = 0;
 
-  std::map<std::string_view, size_t> exact, stripped;
+  std::unordered_map<std::string_view, size_t> exact, stripped;
+  exact.reserve(b.layers.size());
+  stripped.reserve(b.layers.size());
   for (size_t i = 0; i < b.layers.size(); ++i) {
     exact.emplace(b.layers[i].name, i);
     stripped.emplace(strip_profile_suffix(b.layers[i].name), i);

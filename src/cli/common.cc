@@ -142,7 +142,7 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
 
 }
 
-Capture load_inputs(const CommonOptions& o) {
+Capture load_inputs(const CommonOptions& o, bool analyse) {
   auto grammar = Grammar::load(o.grammar_dir.empty() ? installed_grammar_dir() : o.grammar_dir);
   ReadLimits limits;
   limits.max_input_bytes = parse_size(o.max_input_size);
@@ -164,8 +164,15 @@ Capture load_inputs(const CommonOptions& o) {
     throw UsageError(e.what());
   }
   check_shapes(c, o.analysis.shapes);
-  analyze(c, o.analysis);
+  if (analyse) analyze(c, o.analysis);
   return c;
+}
+
+Capture& keep_until_exit(Capture&& c) {
+  // Deliberately never destroyed (see common.h); a static pointer keeps it reachable.
+  static auto* kept = new std::vector<std::unique_ptr<Capture>>;
+  kept->push_back(std::make_unique<Capture>(std::move(c)));
+  return *kept->back();
 }
 
 std::vector<const Build*> select_builds(const Capture& c, const std::string& spec) {

@@ -46,10 +46,12 @@ int run_diff(const DiffOptions& o) {
   CommonOptions bo = o.common, ho = o.common;
   bo.inputs = base;
   ho.inputs = head;
+  // Only the HTML page shows findings and remarks.
+  bo.analysis.lint = ho.analysis.lint = o.common.format == "html";
   // The two sides are independent: read them on two threads.
   auto head_future = std::async(std::launch::async, [&ho] { return load_inputs(ho); });
-  Capture bc = load_inputs(bo);
-  Capture hc = head_future.get();
+  Capture& bc = keep_until_exit(load_inputs(bo));
+  Capture& hc = keep_until_exit(head_future.get());
   DiffResult d = diff_builds(bc, one_build(bc, o.common.build, "base"), hc,
                              one_build(hc, o.common.build, "head"));
   auto gates = evaluate_gates(d, rules);

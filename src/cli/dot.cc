@@ -79,7 +79,7 @@ void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>
     bool to_stdout = opts->common.output.empty() || opts->common.output == "-";
     if (format == "png" && to_stdout && isatty(STDOUT_FILENO))
       throw UsageError("PNG is binary: not writing it to a terminal (use -o FILE.png or a pipe)");
-    Capture c = load_inputs(opts->common);
+    Capture& c = keep_until_exit(load_inputs(opts->common));
     auto builds = select_builds(c, opts->common.build);
     if (builds.empty()) throw UsageError("no layer listing in the inputs: nothing to draw");
     if (builds.size() > 1) throw UsageError("dot draws one build: pass --build N or final");

@@ -29,7 +29,7 @@ void register_explain(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
       filter = std::make_unique<RE2>(*node, RE2::Quiet);
       if (!filter->ok()) throw UsageError("--node: " + filter->error());
     }
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
     write_explain(c, *show, opts->format, ExplainFilter{filter.get(), *kind}, out.stream());
     return 0;

@@ -18,7 +18,7 @@ void register_export(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
     bool to_stdout = opts->output.empty() || opts->output == "-";
     if (to_stdout && isatty(STDOUT_FILENO))
       throw UsageError("ONNX is binary: not writing it to a terminal (use -o FILE.onnx)");
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     auto builds = select_builds(c, opts->build);
     if (builds.empty()) throw UsageError("no layer listing in the inputs: nothing to export");
     if (builds.size() > 1) throw UsageError("export writes one build: pass --build N or final");

@@ -24,7 +24,7 @@ void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRu
           known = known || std::string_view(r.id).starts_with(id.substr(0, id.size() - 1));
       if (!known) throw UsageError("--ignore: no finding has the id '" + id + "'");
     }
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
     auto fs = findings_for(c, select_builds(c, opts->build));
     if (opts->format == "json")

@@ -9,7 +9,7 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
   add_common_options(cmd, *opts, {}, "all");
   cmd->add_option("-o,--output", opts->output, "Write to this file instead of stdout");
   cmds.emplace_back(cmd, [opts] {
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
     write_capture_json(c, select_builds(c, opts->build), out.stream());
     out.stream() << '\n';

@@ -15,6 +15,10 @@
 #include "store/store.h"
 #include "version.h"
 
+#ifdef TRTLENS_HAVE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 namespace trtlens {
 void register_compare(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>>& cmds);
 }
@@ -93,6 +97,11 @@ bool use_color(const std::string& mode, bool to_stdout) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef TRTLENS_HAVE_MIMALLOC
+  // Freed memory goes back to the system at once rather than after a delay, so peak RSS
+  // follows what is live (a log's long-line buffers, a JSON file's text once it is read).
+  mi_option_set(mi_option_decommit_delay, 0);
+#endif
   CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports",
                "trtlens"};
   app.set_version_flag("-V,--version",

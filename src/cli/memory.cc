@@ -21,7 +21,7 @@ void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   cmd->add_option("--top", *top, "Only the first N rows (after sorting)")
       ->check(CLI::NonNegativeNumber);
   cmds.emplace_back(cmd, [opts, sort, top] {
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
     auto builds = select_builds(c, opts->build);
     std::ostream& os = out.stream();

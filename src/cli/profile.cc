@@ -17,7 +17,7 @@ void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
       ->default_val(10)
       ->check(CLI::NonNegativeNumber);
   cmds.emplace_back(cmd, [opts, top] {
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
     auto builds = select_builds(c, opts->build);
     if (opts->format == "json") {

@@ -21,7 +21,7 @@ void register_provenance(CLI::App& app, std::vector<std::pair<CLI::App*, Command
       filter = std::make_unique<RE2>(*node, RE2::Quiet);
       if (!filter->ok()) throw UsageError("--node: " + filter->error());
     }
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     if (opts->build != "final")
       throw UsageError("provenance maps the final build only; --build " + opts->build +
                        " is not supported");

@@ -22,7 +22,7 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   cmd->add_flag(
       "--no-graph", [ro](int64_t) { ro->graph = false; }, "Leave the graph out");
   cmds.emplace_back(cmd, [opts, ro] {
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     auto builds = select_builds(c, opts->build);
     // A failed build leaves runs but no listing: report how they ended.
     const bool runs_only = c.builds.empty() && !c.runs.empty();

@@ -11,7 +11,7 @@ void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
   CLI::App* cmd = app.add_subcommand("summary", "Per build: layers, types, precisions, I/O");
   add_common_options(cmd, *opts, {"text", "json", "md"});
   cmds.emplace_back(cmd, [opts] {
-    Capture c = load_inputs(*opts);
+    Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
     auto builds = select_builds(c, opts->build);
     if (opts->format == "text") {

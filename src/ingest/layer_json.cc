@@ -1,5 +1,6 @@
 #include "ingest/layer_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_map>
 
@@ -40,13 +41,32 @@ std::string_view key_of(Field& f) {
   return f.unescaped_key();
 }
 
+// Names the field a message is about ("layer 7 Inputs[0]", "Bindings[2]"). Built into text
+// only for a message: most files have none, and a string per layer and tensor is a large part
+// of reading one.
+struct Where {
+  long layer = -1;        // "layer N", or none
+  std::string_view list;  // "Inputs", "Bindings", ...
+  long item = -1;         // "[k]" after the list
+  std::string str() const {
+    std::string s;
+    if (layer >= 0) s = "layer " + std::to_string(layer);
+    if (!list.empty()) s += (s.empty() ? "" : " ") + std::string(list);
+    if (item >= 0) s += "[" + std::to_string(item) + "]";
+    return s;
+  }
+  Where in(std::string_view l) const { return {layer, l, -1}; }
+  Where at(long k) const { return {layer, list, k}; }
+};
+std::string operator+(const Where& w, std::string_view s) { return w.str() + std::string(s); }
+
 class Reader {
  public:
   Reader(Assembler& out, const std::string& path, std::string_view text)
       : out_(out), path_(path), lines_(text) {}
 
   // One element of a layer's Inputs/Outputs, a binding, or an I/O tensor.
-  Tensor tensor(od::value v, const std::string& where, std::string* io_mode = nullptr,
+  Tensor tensor(od::value v, const Where& where, std::string* io_mode = nullptr,
                 std::string* profile_format = nullptr) {
     Tensor t;
     od::json_type type = v.type();
@@ -100,7 +120,7 @@ class Reader {
     Layer layer;
     key_index_.clear();
     extra_.clear();
-    const std::string where = "layer " + std::to_string(index);
+    const Where where{long(index), {}, -1};
     for (auto field : v.get_object()) {
       std::string_view key = key_of(field);
       od::value value = field.value();
@@ -110,14 +130,13 @@ class Reader {
         if (!string_field(value, where, " LayerType", layer.type)) keep(key, value);
       } else if (key == "Inputs" || key == "Outputs") {
         auto& list = key == "Inputs" ? layer.inputs : layer.outputs;
-        const std::string side = where + " " + std::string(key);
+        const Where side = where.in(key == "Inputs" ? "Inputs" : "Outputs");
         if (value.type() != od::json_type::array) {
           problem(value, side + " is " + json_type_name(value.type()) + ", not a list");
           continue;
         }
         size_t k = 0;
-        for (auto t : value.get_array())
-          list.push_back(tensor(t.value(), side + "[" + std::to_string(k++) + "]"));
+        for (auto t : value.get_array()) list.push_back(tensor(t.value(), side.at(long(k++))));
       } else if (key == "TacticValue") {
         tactic(value, where, layer);
       } else if (key == "TacticName") {
@@ -135,6 +154,7 @@ class Reader {
     if (!extra_.empty()) {
       // Moved in once, at their final count: growing the attribute list key by key would copy
       // every key on each reallocation (its keys are const).
+      layer.attributes = ojson::object();
       auto& items =
           static_cast<ojson::object_t::Container&>(layer.attributes.get_ref<ojson::object_t&>());
       items.reserve(extra_.size());
@@ -161,11 +181,10 @@ class Reader {
 
  private:
   // True when `v` is a string (copied to `into`); otherwise diagnosed.
-  bool string_field(od::value& v, const std::string& where, std::string_view field,
-                    std::string& into) {
+  bool string_field(od::value& v, const Where& where, std::string_view field, std::string& into) {
     od::json_type type = v.type();
     if (type != od::json_type::string) {
-      std::string what = where;
+      std::string what = where.str();
       if (field.empty() || field.front() != ' ') what += ' ';
       what += field;
       problem(v, what + " is " + json_type_name(type) + " (" + std::string(token(v).substr(0, 40)) +
@@ -179,10 +198,9 @@ class Reader {
   // A JSON integer that fits int64 (read from its text: 1.5, 3e2 and out-of-range values are
   // not silently rounded or dropped).
   // The field is named as `where` + `field` + "[index]" (index >= 0), built only for a message.
-  bool integer(od::value& v, const std::string& where, const char* field, long index,
-               int64_t& into) {
+  bool integer(od::value& v, const Where& where, const char* field, long index, int64_t& into) {
     auto what = [&] {
-      return where + field + (index >= 0 ? "[" + std::to_string(index) + "]" : std::string());
+      return where.str() + field + (index >= 0 ? "[" + std::to_string(index) + "]" : std::string());
     };
     od::json_type type = v.type();
     if (type != od::json_type::number) {
@@ -203,7 +221,7 @@ class Reader {
   }
 
   // Dimensions: a list of integers; any bad item makes the shape unknown (never a lower rank).
-  void dims(od::value& v, const std::string& where, Tensor& t) {
+  void dims(od::value& v, const Where& where, Tensor& t) {
     if (v.type() != od::json_type::array) {
       problem(v, where + " Dimensions is " + json_type_name(v.type()) + ", not a list");
       return;
@@ -224,7 +242,7 @@ class Reader {
     t.has_dims = true;
   }
 
-  void tactic(od::value& v, const std::string& where, Layer& layer) {
+  void tactic(od::value& v, const Where& where, Layer& layer) {
     od::json_type type = v.type();
     std::string_view text;
     std::string s;
@@ -244,7 +262,7 @@ class Reader {
   }
 
   // ProfileInfo: [{MinShape, OptShape, MaxShape, Format}, ...]; the first profile's format.
-  void profile_info(od::value& v, const std::string& where, std::string& format) {
+  void profile_info(od::value& v, const Where& where, std::string& format) {
     if (v.type() != od::json_type::array) {
       problem(v, where + " ProfileInfo is " + json_type_name(v.type()) + ", not a list");
       return;
@@ -380,6 +398,13 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
     auto read_layers = [&](od::array layers) {
       out.begin_listing(ListingKind::LayerJson, {path, 1});
       listing = true;
+      // Sized once: growing the list would move every layer read so far on each doubling.
+      // Counting walks the array's structure only (and rewinds it). Bounded by the file's size
+      // at 32 bytes a layer (an exported layer object is longer), so an array of a million
+      // numbers, which are not layers, reserves nothing like a million layers.
+      size_t count = 0;
+      if (layers.count_elements().get(count) == simdjson::SUCCESS)
+        out.reserve_layers(std::min(count, text.size() / 32));
       bool names_only = true;
       size_t index = 0;
       for (auto item : layers) {
@@ -417,7 +442,7 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
         } else if (key == "Bindings" && is_list) {
           size_t k = 0;
           for (auto b : value.get_array()) {
-            Tensor t = reader.tensor(b.value(), "Bindings[" + std::to_string(k++) + "]");
+            Tensor t = reader.tensor(b.value(), Where{-1, "Bindings", long(k++)});
             bindings.push_back(Binding{t.name, {}, t});
           }
         } else if (key == "I/O Tensors" && is_list) {
@@ -425,7 +450,7 @@ void ingest_layer_json(std::string& text, Assembler& out, const std::string& pat
           for (auto b : value.get_array()) {
             Binding binding;
             std::string profile_format;
-            binding.tensor = reader.tensor(b.value(), "I/O Tensors[" + std::to_string(k++) + "]",
+            binding.tensor = reader.tensor(b.value(), Where{-1, "I/O Tensors", long(k++)},
                                            &binding.io_mode, &profile_format);
             binding.name = binding.tensor.name;
             if (!profile_format.empty()) binding.tensor.format = profile_format;

@@ -50,6 +50,22 @@ bool ends_with(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// The whole input for a JSON reader. A regular file's size is known: one allocation with room
+// for the parser's padding, where InputStream::read_all's growth by doubling would copy the text
+// a few times and leave the peak at up to twice the file.
+// A file over --max-input-size gets no reservation: reading it stops at the limit with an error.
+std::string read_whole(InputStream& in, const std::string& path, const BundleFile* member,
+                       const ReadLimits& limits) {
+  std::string text;
+  struct stat st {};
+  if (!member && !in.gzip() && path != "-" && ::stat(path.c_str(), &st) == 0 &&
+      S_ISREG(st.st_mode) && st.st_size > 0 && uint64_t(st.st_size) <= limits.max_input_bytes)
+    text.reserve(size_t(st.st_size) + simdjson::SIMDJSON_PADDING);
+  char buf[1 << 16];
+  while (size_t n = in.read(buf, sizeof buf)) text.append(buf, n);
+  return text;
+}
+
 // `path` names the input in diagnostics; `member`, when given, is where its bytes are.
 void load_one(const std::string& path, const Grammar& grammar, const ReadLimits& limits,
               Assembler& out, const BundleFile* member = nullptr) {
@@ -78,7 +94,7 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       throw InputError(path, "JSON that is not a TensorRT export (no Layers, timeMs or latencyMs)");
     case InputKind::LayerJson: {
       out.begin_input(path, to_string(kind), in->gzip());
-      std::string text = in->read_all();
+      std::string text = read_whole(*in, path, member, limits);
       ingest_layer_json(text, out, path);
       const uint64_t lines = count_lines(text);
       note_cut_gzip(*in, out, path, lines);
@@ -95,7 +111,7 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
     }
     case InputKind::TrexMetadata: {
       out.begin_input(path, to_string(kind), in->gzip());
-      std::string text = in->read_all();
+      std::string text = read_whole(*in, path, member, limits);
       ingest_metadata_json(text, out, path);
       out.end_input(count_lines(text));
       return;
@@ -118,7 +134,7 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
     }
     case InputKind::ProfileJson: {
       out.begin_input(path, to_string(kind), in->gzip());
-      std::string text = in->read_all();
+      std::string text = read_whole(*in, path, member, limits);
       ingest_profile_json(text, out, path);
       const uint64_t lines = count_lines(text);
       note_cut_gzip(*in, out, path, lines);

@@ -98,6 +98,8 @@ void Assembler::begin_listing(ListingKind kind, SourceLoc where) {
 
 void Assembler::add_layer(Layer layer) { pending_.layers.push_back(std::move(layer)); }
 
+void Assembler::reserve_layers(size_t count) { pending_.layers.reserve(count); }
+
 void Assembler::add_binding(Binding binding) { pending_.bindings.push_back(std::move(binding)); }
 
 void Assembler::set_names_only() { pending_.names_only = true; }

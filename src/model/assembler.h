@@ -20,6 +20,7 @@ class Assembler {
   // A layer listing: begin, layers and bindings, end.
   void begin_listing(ListingKind kind, SourceLoc where);
   void add_layer(Layer layer);
+  void reserve_layers(size_t count);  // the listing's size, when the reader knows it
   void add_binding(Binding binding);
   void set_names_only();
   void end_listing();

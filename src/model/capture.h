@@ -57,7 +57,8 @@ struct Layer {
   std::vector<Tensor> outputs;
   std::string metadata;  // verbatim (TRT 8.6+; may contain \x1E/\x1F)
   std::optional<int> stream_id;
-  nlohmann::ordered_json attributes = nlohmann::ordered_json::object();  // other keys, as given
+  // Other keys, as given; null (which reads as empty, and allocates nothing) when there are none.
+  nlohmann::ordered_json attributes;
   SourceLoc source;
 
   // Annotations added by later stages.

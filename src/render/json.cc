@@ -81,7 +81,10 @@ ojson layer_json(const Layer& layer) {
   return j;
 }
 
-ojson build_json(const Build& b) {
+namespace {
+
+// A build's JSON; without its layers (an empty array in their place) for the streamed document.
+ojson build_json_with(const Build& b, bool with_layers) {
   ojson j;
   j["id"] = b.id;
   j["final"] = b.final;
@@ -92,7 +95,8 @@ ojson build_json(const Build& b) {
   j["names_only"] = b.names_only;
   if (!b.enriched_by.empty()) j["enriched_by"] = b.enriched_by;
   j["layers"] = ojson::array();
-  for (const auto& l : b.layers) j["layers"].push_back(layer_json(l));
+  if (with_layers)
+    for (const auto& l : b.layers) j["layers"].push_back(layer_json(l));
   j["bindings"] = ojson::array();
   for (const auto& bd : b.bindings) j["bindings"].push_back(bd.name);
   j["graph"] = {{"inputs", b.graph.inputs}, {"outputs", b.graph.outputs}};
@@ -103,6 +107,42 @@ ojson build_json(const Build& b) {
   j["latency"] = latency_json(b.latency);
   return j;
 }
+
+// `text`, with `pad` after each of its line ends (a dumped value nested deeper).
+void write_padded(std::ostream& os, std::string_view text, const std::string& pad) {
+  for (char ch : text) {
+    os.put(ch);
+    if (ch == '\n') os << pad;
+  }
+}
+
+// dump_json(build_json(b)) with `pad` after each line end, the layers dumped one at a time into
+// the empty array that stood for them: a build's whole document at once is several KB per layer
+// (nlohmann's nodes), more than the model itself. Dumped strings hold no raw newline, so the
+// marker can only be the build's own top-level key.
+void write_build_json(const Build& b, std::ostream& os, const std::string& pad) {
+  const std::string doc = dump_json(build_json_with(b, false));
+  const std::string marker = "\n  \"layers\": []";
+  const size_t at = doc.find(marker);
+  if (at == std::string::npos || b.layers.empty()) {
+    write_padded(os, doc, pad);
+    return;
+  }
+  const std::string_view text(doc);
+  write_padded(os, text.substr(0, at), pad);
+  write_padded(os, "\n  \"layers\": [", pad);
+  const std::string element_pad = pad + "    ";
+  for (size_t k = 0; k < b.layers.size(); ++k) {
+    os << (k ? ",\n" : "\n") << element_pad;
+    write_padded(os, dump_json(layer_json(b.layers[k])), element_pad);
+  }
+  write_padded(os, "\n  ]", pad);
+  write_padded(os, text.substr(at + marker.size()), pad);
+}
+
+}  // namespace
+
+ojson build_json(const Build& b) { return build_json_with(b, true); }
 
 namespace {
 
@@ -199,12 +239,8 @@ void write_capture_json(const Capture& c, const std::vector<const Build*>& build
   os.write(doc.data(), std::streamsize(at));
   os << "\n  \"builds\": [";
   for (size_t i = 0; i < builds.size(); ++i) {
-    std::string b = dump_json(build_json(*builds[i]));
     os << (i ? ",\n    " : "\n    ");
-    for (char ch : b) {
-      os.put(ch);
-      if (ch == '\n') os << "    ";
-    }
+    write_build_json(*builds[i], os, "    ");
   }
   os << "\n  ]";
   os.write(doc.data() + at + marker.size(), std::streamsize(doc.size() - at - marker.size()));
