@@ -15,9 +15,8 @@ namespace trtlens {
 bool parse_memory_layer(std::string_view m, std::string_view figures[4]) {
   constexpr std::string_view kHead = "Layer: ";
   if (m.substr(0, kHead.size()) != kHead) return false;
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; };
   size_t end = m.size();
-  while (end > kHead.size() && space(m[end - 1])) --end;
+  while (end > kHead.size() && re2_space(m[end - 1])) --end;
   std::string_view t = m.substr(0, end);
   auto ends_with = [&t](std::string_view s) {
     return t.size() >= s.size() && t.substr(t.size() - s.size()) == s;
@@ -26,7 +25,7 @@ bool parse_memory_layer(std::string_view m, std::string_view figures[4]) {
   auto figure = [&](std::string_view label, std::string_view& digits) {
     if (ends_with(" bytes")) t.remove_suffix(6);
     size_t i = t.size();
-    while (i > 0 && t[i - 1] >= '0' && t[i - 1] <= '9') --i;
+    while (i > 0 && re2_digit(t[i - 1])) --i;
     if (i == t.size()) return false;
     digits = t.substr(i);
     t = t.substr(0, i);

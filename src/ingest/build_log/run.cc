@@ -15,7 +15,6 @@
 namespace trtlens {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // A table: sixteen hex digits on every tactic line.
 const std::array<bool, 256> kHex = [] {
   std::array<bool, 256> t{};
@@ -27,7 +26,6 @@ bool is_hex(char c) { return kHex[static_cast<unsigned char>(c)]; }
 // The first of RE2's \s ([\t\n\f\r ]) at or after `from`, or m.size(). Names are long and
 // spaces rare in them: 16 bytes at a time, looking closer only at bytes <= ' '.
 size_t first_space(std::string_view m, size_t from) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; };
   size_t i = from;
 #ifdef __SSE2__
   const __m128i top = _mm_set1_epi8(' ');
@@ -36,12 +34,12 @@ size_t first_space(std::string_view m, size_t from) {
     unsigned low = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, top), v)));
     for (; low; low &= low - 1) {
       const size_t k = i + unsigned(__builtin_ctz(low));
-      if (space(m[k])) return k;
+      if (re2_space(m[k])) return k;
     }
   }
 #endif
   for (; i < m.size(); ++i)
-    if (space(m[i])) return i;
+    if (re2_space(m[i])) return i;
   return m.size();
 }
 
@@ -81,7 +79,7 @@ bool parse_tactic_line(std::string_view m, std::string_view& id, uint64_t& value
   } else {
     if (end < m.size() && m[end] == '-') ++end;
     const size_t digits = end;
-    while (end < m.size() && is_digit(m[end])) ++end;
+    while (end < m.size() && re2_digit(m[end])) ++end;
     if (end == digits) return false;
   }
   // (.*)$ takes the rest: a line holds no '\n', the one byte '.' does not match.
@@ -91,13 +89,12 @@ bool parse_tactic_line(std::string_view m, std::string_view& id, uint64_t& value
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 bool is_word(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  return re2_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 // `m` without its trailing RE2 \s.
 std::string_view trim_end(std::string_view m) {
-  while (!m.empty() && is_space(m.back())) m.remove_suffix(1);
+  while (!m.empty() && re2_space(m.back())) m.remove_suffix(1);
   return m;
 }
 // After one or more `fill` bytes and " " + `words`, the rest of `m`; false when it is not so.
@@ -150,7 +147,7 @@ bool parse_timing_runner(std::string_view m, std::string_view& node, std::string
     const bool hex = id.size() > 2 && id[0] == '0' && id[1] == 'x' &&
                      std::all_of(id.begin() + 2, id.end(), is_hex);
     const std::string_view digits = !id.empty() && id[0] == '-' ? id.substr(1) : id;
-    const bool dec = !digits.empty() && std::all_of(digits.begin(), digits.end(), is_digit);
+    const bool dec = !digits.empty() && std::all_of(digits.begin(), digits.end(), re2_digit);
     if (!hex && !dec) return false;
     end = open - 1;  // the '['
   }

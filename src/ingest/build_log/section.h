@@ -87,6 +87,12 @@ std::unique_ptr<LogSection> make_fusion_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_dla_section(LogContext& ctx);
 std::unique_ptr<LogSection> make_tuner_section(LogContext& ctx);
 
+// RE2's \s ([\t\n\f\r ], no \v) and \d, for the readers below that stand in for patterns.
+inline bool re2_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+}
+inline bool re2_digit(char c) { return c >= '0' && c <= '9'; }
+
 // The id the built-in tactic_line pattern captures, read without RE2 (tactic lines are most of
 // a verbose log); false when the pattern does not match.
 bool parse_tactic_line(std::string_view message, std::string_view& id);
