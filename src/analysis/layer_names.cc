@@ -201,7 +201,10 @@ ParsedLayerName parse_layer_name(std::string_view name) {
 }
 
 std::vector<std::string> fused_node_names(const std::string& layer_name) {
-  ParsedLayerName p = parse_layer_name(layer_name);
+  return fused_node_names(parse_layer_name(layer_name));
+}
+
+std::vector<std::string> fused_node_names(const ParsedLayerName& p) {
   std::vector<std::string> out;
   if (p.kind != LayerNameKind::Fused) return out;
   for (const auto& part : p.parts) {

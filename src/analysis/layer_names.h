@@ -36,6 +36,8 @@ ParsedLayerName parse_layer_name(std::string_view name);
 // initializer) names it was built from, in name order. TensorRT-internal pieces are dropped;
 // reformat/copy/ForeignNode names give an empty list.
 std::vector<std::string> fused_node_names(const std::string& layer_name);
+// The same from a name already parsed.
+std::vector<std::string> fused_node_names(const ParsedLayerName& parsed);
 
 // "QuantizeLinear_7_quantize_scale_node" -> "QuantizeLinear_7", "reshape_before_X" -> "X";
 // the piece itself when TensorRT added nothing.

@@ -118,13 +118,7 @@ void infer_nodes(OnnxModel& m, const Build& b) {
       }
       continue;
     }
-    // fused_node_names(l.name), from the name parsed above.
-    if (p.kind != LayerNameKind::Fused) continue;
-    for (const auto& part : p.parts) {
-      if (is_internal_name(part)) continue;
-      const std::string n = strip_trt_additions(part);
-      if (!n.empty()) add(n);
-    }
+    for (const auto& n : fused_node_names(p)) add(n);
   }
 }
 

@@ -245,24 +245,11 @@ bool tactic_value(std::string_view text, uint64_t& value) {
   if (text.empty()) return false;
   value = 0;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    // By table: millions of tactic lines per log come through here.
-    static const std::array<int8_t, 256> digit = [] {
-      std::array<int8_t, 256> t;
-      t.fill(-1);
-      for (int i = 0; i < 10; ++i) t['0' + i] = int8_t(i);
-      for (int i = 0; i < 6; ++i) t['a' + i] = t['A' + i] = int8_t(10 + i);
-      return t;
-    }();
     std::string_view hex = text.substr(2);
     if (hex.size() > 16) return false;
-    if (hex.size() == 16) return hex16(hex.data(), value);
-    int8_t bad = 0;
-    for (char c : hex) {
-      const int8_t d = digit[static_cast<unsigned char>(c)];
-      bad |= d;
-      value = value << 4 | uint64_t(uint8_t(d) & 15);
-    }
-    return bad >= 0;
+    if (hex.size() == 16) return hex16(hex.data(), value);  // nearly every tactic id
+    auto [p, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), value, 16);
+    return ec == std::errc() && p == hex.data() + hex.size();
   }
   bool negative = text[0] == '-';
   std::string_view digits = negative ? text.substr(1) : text;

@@ -19,13 +19,8 @@
 namespace trtlens {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool severity_letter(char c) { return c == 'V' || c == 'I' || c == 'W' || c == 'E' || c == 'F'; }
 
-// The shape nearly every line of a trtexec log has, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] ",
-// checked by position: what the first three prefix patterns consume, without running them
-// (they cost most of a log's parse time). Only with the built-in prefix grammar; a test checks
-// both paths agree.
 // "[MM/DD/YYYY-HH:MM:SS]" at p (n >= 22 bytes readable).
 bool time_stamp(const char* p) {
 #ifdef __SSE2__
@@ -38,16 +33,20 @@ bool time_stamp(const char* p) {
   const __m128i is_punct = _mm_cmpeq_epi8(shape, _mm_setzero_si128());  // 0xff: a digit slot
   const __m128i ok = _mm_or_si128(_mm_and_si128(is_punct, digit), _mm_andnot_si128(is_punct, punct));
   if (_mm_movemask_epi8(ok) != 0xffff) return false;
-  return is_digit(p[16]) && p[17] == ':' && is_digit(p[18]) && is_digit(p[19]) && p[20] == ']';
+  return re2_digit(p[16]) && p[17] == ':' && re2_digit(p[18]) && re2_digit(p[19]) && p[20] == ']';
 #else
-  return p[0] == '[' && is_digit(p[1]) && is_digit(p[2]) && p[3] == '/' && is_digit(p[4]) &&
-         is_digit(p[5]) && p[6] == '/' && is_digit(p[7]) && is_digit(p[8]) && is_digit(p[9]) &&
-         is_digit(p[10]) && p[11] == '-' && is_digit(p[12]) && is_digit(p[13]) && p[14] == ':' &&
-         is_digit(p[15]) && is_digit(p[16]) && p[17] == ':' && is_digit(p[18]) &&
-         is_digit(p[19]) && p[20] == ']';
+  return p[0] == '[' && re2_digit(p[1]) && re2_digit(p[2]) && p[3] == '/' && re2_digit(p[4]) &&
+         re2_digit(p[5]) && p[6] == '/' && re2_digit(p[7]) && re2_digit(p[8]) && re2_digit(p[9]) &&
+         re2_digit(p[10]) && p[11] == '-' && re2_digit(p[12]) && re2_digit(p[13]) && p[14] == ':' &&
+         re2_digit(p[15]) && re2_digit(p[16]) && p[17] == ':' && re2_digit(p[18]) &&
+         re2_digit(p[19]) && p[20] == ']';
 #endif
 }
 
+// The shape nearly every line of a trtexec log has, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] ",
+// checked by position: what the first three prefix patterns consume, without running them
+// (they cost most of a log's parse time). Only with the built-in prefix grammar; a test checks
+// both paths agree.
 void fast_trtexec(re2::StringPiece& s, LogLine& line) {
   const char* p = s.data();
   const size_t n = s.size();
@@ -279,7 +278,7 @@ void LogScreen::enable_one_pass() {
                              unsigned(exprs.size()), HS_MODE_BLOCK, nullptr, &db,
                              &err) == HS_SUCCESS) {
       if (hs_alloc_scratch(db, &hs_scratch_) == HS_SUCCESS) {
-        hs_db_ = hs_owned_ = db;
+        hs_db_ = db;
       } else {
         hs_free_database(db);
       }
@@ -293,7 +292,7 @@ void LogScreen::enable_one_pass() {
 LogScreen::~LogScreen() {
 #ifdef TRTLENS_HAVE_HYPERSCAN
   if (hs_scratch_) hs_free_scratch(hs_scratch_);
-  if (hs_owned_) hs_free_database(hs_owned_);
+  if (hs_db_) hs_free_database(hs_db_);
 #endif
 }
 
@@ -303,7 +302,7 @@ void LogScreen::strip(LogLine& line) const {
   if (fast_prefix_) fast_trtexec(s, line);
   for (int round = 0; round < 8 && !s.empty(); ++round) {
     char c = s[0];
-    if (c != '[' && c != ' ' && c != '\t' && !is_digit(c)) break;
+    if (c != '[' && c != ' ' && c != '\t' && !re2_digit(c)) break;
     bool any = false;
     for (const Prefix& p : prefixes_) {
       const size_t before = s.size();
@@ -429,8 +428,14 @@ void clear_results(ScreenedBlock& b) {
 
 }  // namespace
 
-void LogScreen::read_body(ScreenedBlock& b, const LogLine& l, uint32_t index, size_t pos,
-                          size_t next) const {
+void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
+                       size_t next) const {
+  if (hit >= 0 || l.prefixed) ++b.recognized;
+  if (hit >= 0) {
+    b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
+    return;
+  }
+  if (!body_) return;
   uint64_t value = 0;
   const LogSection::Body kind = body_->body_line(l, value);
   if (kind == LogSection::Body::No) return;
@@ -482,10 +487,7 @@ void LogScreen::screen_lines(ScreenedBlock& b, size_t max_line) const {
       text = text.substr(0, max_line);
     }
     LogLine l = line(scan.esc ? strip_ansi(text, scratch) : text, 0);
-    int hit = match(l);
-    if (hit >= 0) b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
-    if (hit >= 0 || l.prefixed) ++b.recognized;
-    if (hit < 0 && body_) read_body(b, l, index, pos, next);
+    record(b, l, match(l), index, pos, next);
     pos = next;
   }
 }
@@ -566,9 +568,7 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
       l = line(text, 0);
       hit = match(l, Bits{mask});
     }
-    if (hit >= 0 || l.prefixed) ++b.recognized;
-    if (hit >= 0) b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
-    if (hit < 0 && body_) read_body(b, l, index, pos, next);
+    record(b, l, hit, index, pos, next);
     pos = next;
   }
 }

@@ -133,15 +133,15 @@ class LogScreen {
   std::string literal_firsts_;  // distinct first bytes of literals_
   int error_trigger_ = -1;  // for error and warning lines no trigger matched
   LogSection* body_ = nullptr;
-  void read_body(ScreenedBlock& b, const LogLine& l, uint32_t index, size_t pos,
-                 size_t next) const;
+  // What the screen found on one line: its trigger `hit` (or -1), else a body line.
+  void record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
+              size_t next) const;
 
   // Literals by one Hyperscan pass over the block, line ends and ESC by one SIMD pass.
   void screen_one_pass(ScreenedBlock& b, size_t max_line) const;
   // The line-by-line fallback.
   void screen_lines(ScreenedBlock& b, size_t max_line) const;
   hs_database* hs_db_ = nullptr;
-  hs_database* hs_owned_ = nullptr;
   hs_scratch* hs_scratch_ = nullptr;  // a prototype: each block scan uses its own clone
 };
 
