@@ -131,7 +131,8 @@ TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
   for (const char* f : {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
                         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log",
                         "core/bad_line.log", "memory/several_builds.log", "capture/runtime.log",
-                        "provenance/small_build.log", "core/tactics.log"})
+                        "provenance/small_build.log", "core/tactics.log",
+                        "core/tactic_shortcut.log"})
     expect_block_modes_agree(fixture(f));
 }
 
@@ -160,6 +161,33 @@ TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
       EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
     }
   }
+}
+
+// The screen reads the usual tactic line without looking for triggers, but only where no
+// trigger can match it. The fixture's tactics, by hand: line 7's name holds literals other
+// patterns look for, line 8 ends at the id, line 9 is at info level, line 10's id has 17 digits
+// (kept as written), line 11's has 15, line 12 starts with a blank, line 13 holds "Error Code "
+// (whose pattern does not match it), line 14 follows.
+TEST(LogDriver, TacticShortcutReadsWhatThePatternsRead) {
+  auto grammar = Grammar::load();
+  {
+    Capture capture;
+    Assembler out(capture);
+    LogContext ctx{*grammar, out, "x"};
+    auto sections = make_log_sections(ctx);
+    EXPECT_TRUE(LogScreen(*grammar, sections).body_shortcut());
+  }
+  ReadLimits limits;
+  limits.one_pass_min_bytes = 0;
+  Capture c = load_capture({fixture("core/tactic_shortcut.log")}, *grammar, limits);
+  ASSERT_EQ(c.runs.size(), 1u);
+  ASSERT_TRUE(c.runs[0].tactic);
+  EXPECT_EQ(c.runs[0].tactic->tactics,
+            (std::vector<std::string>{"0x000000000000000a", "0x000000000000000b",
+                                      "0x000000000000000c", "0x000000000000000d1",
+                                      "0x000000000000000e", "0x0000000000000010",
+                                      "0x0000000000000011", "0x0000000000000012"}));
+  EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
 }
 
 // The tactic-block banners read by position must answer as their patterns do: real lines, then
@@ -386,7 +414,7 @@ TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
        {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log",
         "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log",
-        "core/tactics.log"})
+        "core/tactics.log", "core/tactic_shortcut.log"})
     expect_one_pass_agrees(fixture(f));
   expect_one_pass_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
 }

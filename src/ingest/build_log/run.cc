@@ -5,6 +5,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -25,8 +28,36 @@ bool is_hex(char c) { return kHex[static_cast<unsigned char>(c)]; }
 
 // The first of RE2's \s ([\t\n\f\r ]) at or after `from`, or m.size(). Names are long and
 // spaces rare in them: 16 bytes at a time, looking closer only at bytes <= ' '.
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same 32 bytes at a time, on CPUs with AVX2 (checked once at run time).
+// Returns the space's position, or where the bytes left are fewer than 32 (`found` false).
+__attribute__((target("avx2"))) size_t first_space_avx2(std::string_view m, size_t i,
+                                                        bool& found) {
+  found = true;
+  const __m256i top = _mm256_set1_epi8(' ');
+  for (; i + 32 <= m.size(); i += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m.data() + i));
+    unsigned low = unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, top), v)));
+    for (; low; low &= low - 1) {
+      const size_t k = i + unsigned(__builtin_ctz(low));
+      if (re2_space(m[k])) return k;
+    }
+  }
+  found = false;
+  return i;
+}
+const bool kAvx2 = __builtin_cpu_supports("avx2");
+#endif
+
 size_t first_space(std::string_view m, size_t from) {
   size_t i = from;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (kAvx2) {
+    bool found;
+    i = first_space_avx2(m, i, found);
+    if (found) return i;
+  }
+#endif
 #ifdef __SSE2__
   const __m128i top = _mm_set1_epi8(' ');
   for (; i + 16 <= m.size(); i += 16) {
@@ -327,6 +358,14 @@ class RunSection : public LogSection {
         line.message.rfind("Skipping tactic ", 0) == 0)
       return Body::NoValue;
     return Body::No;
+  }
+  FastBody fast_body() const override {
+    if (!fast_tactic_line_) return {};
+    return {{"Tactic Name: ", "Tactic: "}, [](std::string_view m, uint64_t& value) {
+              std::string_view id;
+              bool read;
+              return parse_tactic_line(m, id, value, read) && read;
+            }};
   }
   void next_body(const uint64_t* values, size_t count) override {
     ids_.insert(ids_.end(), values, values + count);

@@ -50,6 +50,22 @@ bool time_stamp(const char* p) {
 void fast_trtexec(re2::StringPiece& s, LogLine& line) {
   const char* p = s.data();
   const size_t n = s.size();
+#ifdef __SSE2__
+  // The usual whole prefix, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] " (32 bytes), in two compares.
+  if (n >= 33) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+    const __m128i shape = _mm_setr_epi8(0, ':', 0, 0, ']', ' ', '[', 0, ']', ' ', '[', 'T', 'R',
+                                        'T', ']', ' ');
+    // time_stamp() checks the digits (0, 2, 3 here); the severity letter (7) on its own
+    const int ok = _mm_movemask_epi8(_mm_cmpeq_epi8(v, shape)) | 0x8d;
+    if (ok == 0xffff && severity_letter(p[23]) && time_stamp(p)) {
+      line.prefixed = true;
+      line.severity = p[23];
+      s.remove_prefix(32);
+      return;
+    }
+  }
+#endif
   if (n >= 22 && time_stamp(p)) {
     size_t k = p[21] == ' ' ? 22 : 21;
     line.prefixed = true;
@@ -246,6 +262,35 @@ LogScreen::LogScreen(const Grammar& grammar,
       always_gated_ = always_gated_ && !c.literals.empty();
     }
   }
+  if (body_ && fast_prefix_ && literals_.size() <= 64 && always_gated_) {
+    LogSection::FastBody fast = body_->fast_body();
+    bool ok = fast.read != nullptr && !fast.starts.empty();
+    uint64_t gate = always_bits_;
+    for (const std::string& start : fast.starts) {
+      // strip() must stop right after fast_trtexec on such a message.
+      if (start.size() < 2 || start[0] == '[' || start[0] == ' ' || start[0] == '\t' ||
+          re2_digit(start[0])) {
+        ok = false;
+        break;
+      }
+      const FirstByte& f = by_first_[static_cast<unsigned char>(start[0])];
+      for (const Candidate& c : f.second_allows(static_cast<unsigned char>(start[1])) ? f.all
+                                                                                     : f.unprefixed) {
+        const size_t n = std::min(c.prefix.size(), start.size());
+        if (!c.prefix.empty() && c.prefix.compare(0, n, start, 0, n) != 0) continue;
+        ok = ok && c.literal_bits != 0;  // can match such a line, unless gated by a literal
+        gate |= c.literal_bits;
+      }
+    }
+    ok = ok && std::all_of(fast.starts.begin(), fast.starts.end(),
+                           [](const std::string& start) { return start.size() >= 8; });
+    if (ok) {
+      for (const std::string& start : fast.starts)
+        fast_starts_.push_back({start, head_word(start)});
+      fast_gate_ = gate;
+      fast_read_ = fast.read;
+    }
+  }
   one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
                        std::none_of(literals_.begin(), literals_.end(),
                                     [](const std::string& l) { return l.empty(); });
@@ -438,7 +483,11 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
   if (!body_) return;
   uint64_t value = 0;
   const LogSection::Body kind = body_->body_line(l, value);
-  if (kind == LogSection::Body::No) return;
+  if (kind != LogSection::Body::No) add_body(b, l, kind, value, index, pos, next);
+}
+
+void LogScreen::add_body(ScreenedBlock& b, const LogLine& l, LogSection::Body kind, uint64_t value,
+                         uint32_t index, size_t pos, size_t next) {
   if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index)
     b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0, 0});
   ScreenedBlock::Body& run = b.bodies.back();
@@ -449,6 +498,26 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
     b.values.push_back(value);
     ++run.value_count;
   }
+}
+
+bool LogScreen::fast_body(ScreenedBlock& b, std::string_view text, uint32_t index, size_t pos,
+                          size_t next) const {
+  re2::StringPiece s(text.data(), text.size());
+  LogLine l;
+  fast_trtexec(s, l);
+  if (l.severity == 'E' || l.severity == 'W' || l.severity == 'F') return false;  // error lines
+  const std::string_view m(s.data(), s.size());
+  const uint64_t head = head_word(m);
+  if (std::none_of(fast_starts_.begin(), fast_starts_.end(), [&](const FastStart& start) {
+        return head == start.word && m.size() >= start.text.size() &&
+               std::memcmp(m.data() + 8, start.text.data() + 8, start.text.size() - 8) == 0;
+      }))
+    return false;
+  uint64_t value;
+  if (!fast_read_(m, value)) return false;
+  if (l.prefixed) ++b.recognized;
+  add_body(b, l, LogSection::Body::Value, value, index, pos, next);
+  return true;
 }
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
@@ -558,6 +627,11 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
     if (stop > max_line) {
       b.truncated.push_back(index);
       text = text.substr(0, max_line);
+    }
+    if (fast_read_ && !esc && stop <= max_line && (mask & fast_gate_) == 0 &&
+        fast_body(b, text, index, pos, next)) {
+      pos = next;
+      continue;
     }
     int hit;
     LogLine l;

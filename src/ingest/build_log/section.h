@@ -60,6 +60,15 @@ class LogSection {
   virtual bool has_body() const { return false; }
   virtual Body body_line(const LogLine&, uint64_t& /*value*/) const { return Body::No; }
   virtual void next_body(const uint64_t* /*values*/, size_t /*count*/) {}
+  // A shortcut for the commonest body lines, whose message starts with one of `starts`:
+  // `read` gives the value exactly as body_line() would for Body::Value, or false (the screen
+  // then takes the usual path). The screen uses it only on lines it can prove no trigger
+  // matches, skipping the trigger search.
+  struct FastBody {
+    std::vector<std::string> starts;
+    bool (*read)(std::string_view message, uint64_t& value) = nullptr;
+  };
+  virtual FastBody fast_body() const { return {}; }
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
   // trigger matched, as trigger index triggers().size().
   virtual bool takes_error_lines() const { return false; }
