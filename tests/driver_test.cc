@@ -12,6 +12,7 @@
 #include "ingest/build_log/screen.h"
 #include "ingest/build_log/section.h"
 #include "ingest/grammar.h"
+#include "ingest/layer_text.h"
 #include "ingest/load.h"
 #include "model/assembler.h"
 #include "render/json.h"
@@ -188,6 +189,83 @@ TEST(LogDriver, TacticShortcutReadsWhatThePatternsRead) {
                                       "0x000000000000000e", "0x0000000000000010",
                                       "0x0000000000000011", "0x0000000000000012"}));
   EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
+}
+
+// The engine-layer readers must answer as their patterns do, and a whole layer line must read
+// the same by position as by the patterns: the fixtures' layer lines, then 20,000 random lines
+// over the bytes that matter to the patterns.
+TEST(LogDriver, EngineLayerLinesReadByPositionAgreeWithThePatterns) {
+  auto grammar = Grammar::load();
+  const EngineLayerGrammar by_position(*grammar);
+  ASSERT_TRUE(by_position.builtin);
+  EngineLayerGrammar by_pattern = by_position;
+  by_pattern.builtin = false;
+  std::vector<std::string> lines;
+  for (const char* f : {"seed000_int8.log", "core/hazards_8x.log", "core/two_builds.log",
+                        "memory/several_builds.log", "provenance/small_build.log"}) {
+    std::istringstream in(test::read_file(fixture(f)));
+    for (std::string l; std::getline(in, l);)
+      if (l.rfind("Layer(", 0) == 0) lines.push_back(l);
+  }
+  ASSERT_GT(lines.size(), 50u);
+  const std::string heads[] = {"Layer(", "Layer(CaskConvolution): a, Tactic: ", ", Tactic: ",
+                               "[", " (", "Layer(Reformat): x, Tactic: 0x0, a"};
+  const std::string alphabet = "()[]:, -0x19aFZ_>\n";
+  uint64_t seed = 7;
+  for (int i = 0; i < 20000; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::string l = heads[(seed >> 33) % 6];
+    const size_t n = (seed >> 40) % 16;
+    for (size_t k = 0; k < n; ++k) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      l += alphabet[(seed >> 35) % alphabet.size()];
+    }
+    lines.push_back(l);
+  }
+  auto view = [](const re2::StringPiece& p) { return std::string_view(p.data(), p.size()); };
+  size_t layers = 0;
+  for (const std::string& l : lines) {
+    SCOPED_TRACE(l);
+    re2::StringPiece a, b;
+    std::string_view x, y;
+    size_t taken = 0;
+    bool want = RE2::FullMatch(l, by_position.line, &a, &b);
+    ASSERT_EQ(read_engine_layer_line(l, x, y), want);
+    if (want) EXPECT_TRUE(x == view(a) && y == view(b));
+    re2::StringPiece rest(l);
+    want = RE2::Consume(&rest, by_position.tactic, &a);
+    ASSERT_EQ(read_engine_layer_tactic(l, x, taken), want);
+    if (want) EXPECT_TRUE(x == view(a) && taken == l.size() - rest.size());
+    rest = l;
+    want = RE2::Consume(&rest, by_position.t8, &a, &b);
+    ASSERT_EQ(read_tensor_suffix_8x(l, x, y, taken), want);
+    if (want) EXPECT_TRUE(x == view(a) && y == view(b) && taken == l.size() - rest.size());
+    rest = l;
+    want = RE2::Consume(&rest, by_position.t10, &a, &b);
+    ASSERT_EQ(read_tensor_suffix_10x(l, x, y, taken), want);
+    if (want) EXPECT_TRUE(x == view(a) && y == view(b) && taken == l.size() - rest.size());
+    std::string e1, e2;
+    auto p1 = parse_engine_layer_line(l, by_position, &e1);
+    auto p2 = parse_engine_layer_line(l, by_pattern, &e2);
+    ASSERT_EQ(p1.has_value(), p2.has_value());
+    EXPECT_EQ(e1, e2);
+    if (!p1) continue;
+    ++layers;
+    EXPECT_EQ(p1->name, p2->name);
+    EXPECT_EQ(p1->type, p2->type);
+    EXPECT_EQ(p1->tactic, p2->tactic);
+    ASSERT_EQ(p1->inputs.size(), p2->inputs.size());
+    ASSERT_EQ(p1->outputs.size(), p2->outputs.size());
+    for (size_t k = 0; k < p1->inputs.size(); ++k) {
+      EXPECT_EQ(p1->inputs[k].name, p2->inputs[k].name);
+      EXPECT_EQ(p1->inputs[k].dims, p2->inputs[k].dims);
+    }
+    for (size_t k = 0; k < p1->outputs.size(); ++k) {
+      EXPECT_EQ(p1->outputs[k].name, p2->outputs[k].name);
+      EXPECT_EQ(p1->outputs[k].dims, p2->outputs[k].dims);
+    }
+  }
+  EXPECT_GT(layers, 50u);
 }
 
 // The tactic-block banners read by position must answer as their patterns do: real lines, then

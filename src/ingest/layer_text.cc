@@ -62,9 +62,8 @@ Tensor make_tensor(std::string_view name, std::string_view dtype, const Dims& di
 }
 
 // "a[Int8(1,2)], b[Int8(1,2)] -> c[Int8(1,2)]" or the 10.x "a (Int8[1,2]) -> c (Int8[1,2])".
-bool split_tensors(std::string_view s, const Grammar& grammar, Layer& layer, std::string* error) {
-  const RE2& t8 = grammar.re("tensor_suffix_8x");
-  const RE2& t10 = grammar.re("tensor_suffix_10x");
+bool split_tensors(std::string_view s, const EngineLayerGrammar& g, Layer& layer,
+                   std::string* error) {
   bool outputs = false;
   size_t pos = 0;
   if (starts_with(s, " -> ")) pos = 4, outputs = true;
@@ -76,13 +75,22 @@ bool split_tensors(std::string_view s, const Grammar& grammar, Layer& layer, std
     size_t b = s.find(" (", pos);
     size_t c = std::min(a, b);
     if (c == std::string_view::npos) break;
-    re2::StringPiece rest(s.data() + c, s.size() - c);
-    std::string dtype, dims_text;
-    bool matched = c == a ? RE2::Consume(&rest, t8, &dtype, &dims_text)
-                          : RE2::Consume(&rest, t10, &dtype, &dims_text);
+    std::string_view dtype, dims_text;
+    size_t taken = 0;
+    bool matched;
+    if (g.builtin) {
+      matched = c == a ? read_tensor_suffix_8x(s.substr(c), dtype, dims_text, taken)
+                       : read_tensor_suffix_10x(s.substr(c), dtype, dims_text, taken);
+    } else {
+      re2::StringPiece rest(s.data() + c, s.size() - c), d, n;
+      matched = RE2::Consume(&rest, c == a ? g.t8 : g.t10, &d, &n);
+      dtype = std::string_view(d.data(), d.size());
+      dims_text = std::string_view(n.data(), n.size());
+      taken = s.size() - c - rest.size();
+    }
     auto dims = matched ? parse_dims(dims_text) : std::nullopt;
     if (dims) {
-      size_t after = s.size() - rest.size();
+      size_t after = c + taken;
       size_t sep = 0;
       bool to_outputs = false;
       if (after == s.size()) sep = 0;
@@ -217,36 +225,147 @@ void apply_format(Tensor& tensor, std::string_view format) {
   }
 }
 
+namespace {
+
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_word(char c) { return is_alpha(c) || (c >= '0' && c <= '9') || c == '_'; }
+bool is_hex_digit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+bool is_dims_char(char c) {  // [-0-9:, ]
+  return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == ',' || c == ' ';
+}
+
+// ^OPEN([A-Za-z][A-Za-z0-9_]*)MID([-0-9:, ]*)CLOSE: the two tensor suffixes differ only in
+// their brackets. Each class stops at a byte it cannot hold, so no backtracking can help.
+bool read_suffix(std::string_view s, std::string_view open, char mid, std::string_view close,
+                 std::string_view& dtype, std::string_view& dims, size_t& taken) {
+  if (!starts_with(s, open)) return false;
+  size_t i = open.size();
+  if (i >= s.size() || !is_alpha(s[i])) return false;
+  size_t j = i + 1;
+  while (j < s.size() && is_word(s[j])) ++j;
+  if (j >= s.size() || s[j] != mid) return false;
+  size_t k = j + 1;
+  while (k < s.size() && is_dims_char(s[k])) ++k;
+  if (s.substr(k, close.size()) != close) return false;
+  dtype = s.substr(i, j - i);
+  dims = s.substr(j + 1, k - j - 1);
+  taken = k + close.size();
+  return true;
+}
+
+}  // namespace
+
+EngineLayerGrammar::EngineLayerGrammar(const Grammar& g)
+    : line(g.re("engine_layer_line")),
+      tactic(g.re("engine_layer_tactic")),
+      t8(g.re("tensor_suffix_8x")),
+      t10(g.re("tensor_suffix_10x")),
+      builtin(g.pattern("engine_layer_line").builtin && g.pattern("engine_layer_tactic").builtin &&
+              g.pattern("tensor_suffix_8x").builtin && g.pattern("tensor_suffix_10x").builtin) {}
+
+// ^Layer\(([^()]*)\): (.*)$ as a FullMatch; the grammar is Latin-1, so '.' is any byte but LF.
+bool read_engine_layer_line(std::string_view s, std::string_view& type, std::string_view& rest) {
+  if (!starts_with(s, "Layer(")) return false;
+  const size_t close = s.find_first_of("()", 6);
+  if (close == std::string_view::npos || s[close] != ')' || s.substr(close + 1, 2) != ": ")
+    return false;
+  if (s.find('\n', close + 3) != std::string_view::npos) return false;
+  type = s.substr(6, close - 6);
+  rest = s.substr(close + 3);
+  return true;
+}
+
+// ^, Tactic: (0x[0-9a-fA-F]+|-?\d+)(?:, |,?$): each alternative takes its longest run (a shorter
+// one would be followed by a digit, which the tail cannot start with), and when the hex one
+// fails the decimal one stops at the 'x'.
+bool read_engine_layer_tactic(std::string_view s, std::string_view& id, size_t& taken) {
+  constexpr std::string_view kHead = ", Tactic: ";
+  if (!starts_with(s, kHead)) return false;
+  const size_t i = kHead.size();
+  size_t end = i;
+  if (s.size() > i + 2 && s[i] == '0' && s[i + 1] == 'x' && is_hex_digit(s[i + 2])) {
+    end = i + 3;
+    while (end < s.size() && is_hex_digit(s[end])) ++end;
+  } else {
+    if (end < s.size() && s[end] == '-') ++end;
+    const size_t digits = end;
+    while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
+    if (end == digits) return false;
+  }
+  if (s.substr(end, 2) == ", ") {
+    taken = end + 2;
+  } else if (end == s.size()) {
+    taken = end;
+  } else if (end + 1 == s.size() && s[end] == ',') {
+    taken = end + 1;
+  } else {
+    return false;
+  }
+  id = s.substr(i, end - i);
+  return true;
+}
+
+bool read_tensor_suffix_8x(std::string_view s, std::string_view& dtype, std::string_view& dims,
+                           size_t& taken) {
+  return read_suffix(s, "[", '(', ")]", dtype, dims, taken);
+}
+
+bool read_tensor_suffix_10x(std::string_view s, std::string_view& dtype, std::string_view& dims,
+                            size_t& taken) {
+  return read_suffix(s, " (", '[', "])", dtype, dims, taken);
+}
+
 std::optional<Layer> parse_engine_layer_line(std::string_view message, const Grammar& grammar,
                                              std::string* error) {
-  std::string type;
-  re2::StringPiece rest_piece;
-  if (!RE2::FullMatch(message, grammar.re("engine_layer_line"), &type, &rest_piece)) {
+  return parse_engine_layer_line(message, EngineLayerGrammar(grammar), error);
+}
+
+std::optional<Layer> parse_engine_layer_line(std::string_view message,
+                                             const EngineLayerGrammar& g, std::string* error) {
+  std::string_view type, rest;
+  bool matched;
+  if (g.builtin) {
+    matched = read_engine_layer_line(message, type, rest);
+  } else {
+    re2::StringPiece a, b;
+    matched = RE2::FullMatch(message, g.line, &a, &b);
+    type = std::string_view(a.data(), a.size());
+    rest = std::string_view(b.data(), b.size());
+  }
+  if (!matched) {
     *error = "not a Layer(<type>): line";
     return std::nullopt;
   }
-  std::string_view rest(rest_piece.data(), rest_piece.size());
   size_t t = rest.find(", Tactic: ");
   if (t == std::string_view::npos) {
     *error = "no ', Tactic: ' after the layer name";
     return std::nullopt;
   }
   Layer layer;
-  layer.type = type;
+  layer.type = std::string(type);
   layer.name = std::string(rest.substr(0, t));
-  re2::StringPiece after(rest.data() + t, rest.size() - t);
-  std::string tactic;
-  if (!RE2::Consume(&after, grammar.re("engine_layer_tactic"), &tactic)) {
+  std::string_view after = rest.substr(t), tactic;
+  size_t taken = 0;
+  if (g.builtin) {
+    matched = read_engine_layer_tactic(after, tactic, taken);
+  } else {
+    re2::StringPiece piece(after.data(), after.size()), id;
+    matched = RE2::Consume(&piece, g.tactic, &id);
+    tactic = std::string_view(id.data(), id.size());
+    taken = after.size() - piece.size();
+  }
+  if (!matched) {
     *error = "tactic is neither decimal nor hex";
     return std::nullopt;
   }
   layer.tactic = canonical_tactic(tactic);
   if (!layer.tactic) {
-    *error = "tactic '" + tactic + "' out of range";
+    *error = "tactic '" + std::string(tactic) + "' out of range";
     return std::nullopt;
   }
-  if (!split_tensors(std::string_view(after.data(), after.size()), grammar, layer, error))
-    return std::nullopt;
+  if (!split_tensors(after.substr(taken), g, layer, error)) return std::nullopt;
   return layer;
 }
 

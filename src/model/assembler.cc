@@ -208,6 +208,13 @@ void Assembler::run_phase(RunPhase phase, SourceLoc where, std::string text) {
   if (RunInfo* r = open_run()) r->last_phase = phase_;
 }
 
+void Assembler::run_phase(RunPhase phase, uint64_t line, std::string_view text) {
+  phase_.phase = phase;
+  phase_.line = line;
+  phase_.text.assign(text);
+  if (RunInfo* r = open_run()) r->last_phase = phase_;
+}
+
 void Assembler::run_tactic(const TacticAttempt& attempt) {
   tactic_ = attempt;
   if (RunInfo* r = open_run()) r->tactic = attempt;

@@ -37,6 +37,7 @@ class Assembler {
   void run_record(LogRecord record);  // an error or warning line
   void run_stop(RunStop stop, SourceLoc where);
   void run_phase(RunPhase phase, SourceLoc where, std::string text);
+  void run_phase(RunPhase phase, uint64_t line, std::string_view text);  // reuses buffers
   void run_tactic(const TacticAttempt& attempt);  // the tactic selection under way
   void run_ends_mid_line(SourceLoc where);        // the input's last line has no line end
 

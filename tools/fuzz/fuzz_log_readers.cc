@@ -7,6 +7,7 @@
 
 #include "ingest/build_log/section.h"
 #include "ingest/grammar.h"
+#include "ingest/layer_text.h"
 
 namespace {
 
@@ -37,5 +38,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   want = RE2::FullMatch(s, grammar->re("mem_layer"), &a, &b, &c, &d);
   agree(trtlens::parse_memory_layer(s, f) == want &&
         (!want || (f[0] == view(a) && f[1] == view(b) && f[2] == view(c) && f[3] == view(d))));
+  want = RE2::FullMatch(s, grammar->re("engine_layer_line"), &a, &b);
+  agree(trtlens::read_engine_layer_line(s, x, y) == want &&
+        (!want || (x == view(a) && y == view(b))));
+  size_t taken = 0;
+  re2::StringPiece rest(s);
+  want = RE2::Consume(&rest, grammar->re("engine_layer_tactic"), &a);
+  agree(trtlens::read_engine_layer_tactic(s, x, taken) == want &&
+        (!want || (x == view(a) && taken == s.size() - rest.size())));
+  rest = s;
+  want = RE2::Consume(&rest, grammar->re("tensor_suffix_8x"), &a, &b);
+  agree(trtlens::read_tensor_suffix_8x(s, x, y, taken) == want &&
+        (!want || (x == view(a) && y == view(b) && taken == s.size() - rest.size())));
+  rest = s;
+  want = RE2::Consume(&rest, grammar->re("tensor_suffix_10x"), &a, &b);
+  agree(trtlens::read_tensor_suffix_10x(s, x, y, taken) == want &&
+        (!want || (x == view(a) && y == view(b) && taken == s.size() - rest.size())));
   return 0;
 }

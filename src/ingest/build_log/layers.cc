@@ -63,7 +63,7 @@ class LayersSection : public LogSection {
         if (is_blank(m)) return true;
         if (m.substr(0, 6) == "Layer(") {
           std::string error;
-          if (auto layer = parse_engine_layer_line(m, g, &error)) {
+          if (auto layer = parse_engine_layer_line(m, engine_layer_grammar_, &error)) {
             layer->source = ctx_.at(line);
             ctx_.out.add_layer(std::move(*layer));
           } else {
@@ -150,6 +150,7 @@ class LayersSection : public LogSection {
   }
 
   Mode mode_ = Mode::EngineLines;
+  const EngineLayerGrammar engine_layer_grammar_{ctx_.grammar};
   int detailed_ = 0;
   int names_ = 0;
   uint64_t interleaved_ = 0, first_interleaved_ = 0, last_layer_line_ = 0;

@@ -234,8 +234,10 @@ class RunSection : public LogSection {
 
   bool start(size_t which, const LogLine& line) override {
     const Grammar& g = ctx_.grammar;
-    const SourceLoc at = ctx_.at(line);
-    std::string a, b;
+    std::string& a = scratch_a_;
+    std::string& b = scratch_b_;
+    a.clear();
+    b.clear();
     switch (which) {
       case kBanner: {
         std::string state, name, version, command;
@@ -248,7 +250,7 @@ class RunSection : public LogSection {
         }
         if (!version.empty()) ctx_.out.trt_version(trt_version_from_number(version), "banner");
         ctx_.out.run_banner(state, version.empty() ? "" : trt_version_from_number(version), command,
-                            at);
+                            ctx_.at(line));
         return false;
       }
       case kVersionLine:
@@ -266,7 +268,7 @@ class RunSection : public LogSection {
       case kCommand:
         RE2::PartialMatch(line.message, g.re("run_command"), &a, &b);
         publish_tactics();
-        ctx_.out.run_command(a + " " + b, at);
+        ctx_.out.run_command(a + " " + b, ctx_.at(line));
         attempt_ = {};
         new_attempt();
         return false;
@@ -430,7 +432,7 @@ class RunSection : public LogSection {
   }
 
   void phase(RunPhase p, const LogLine& line) {
-    ctx_.out.run_phase(p, ctx_.at(line), std::string(trim(line.message)));
+    ctx_.out.run_phase(p, line.number, trim(line.message));
   }
 
   void timing(const LogLine& line) {
@@ -438,6 +440,7 @@ class RunSection : public LogSection {
     ctx_.out.run_tactic(attempt_);
   }
 
+  std::string scratch_a_, scratch_b_;  // captures of start(), kept to reuse their buffers
   TacticAttempt attempt_;  // its tactics are filled only when published
   std::vector<uint64_t> ids_;  // the tactics of attempt_
   std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
