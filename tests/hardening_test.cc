@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "analysis/analyze.h"
+#include "ingest/grammar.h"
+#include "ingest/load.h"
 #include "render/escape.h"
 #include "render/json.h"
 #include "test_support.h"
@@ -500,3 +502,25 @@ TEST_F(Hardening, Utf16LogIsNamedAsSuch) {
 }
 
 }  // namespace
+
+// A file of many bad entries keeps a bounded number of diagnostics and counts the rest: 10,050
+// entries that are neither a name nor an object, then "listing without layers", give 10,000
+// kept and one that says 51 more.
+TEST_F(Hardening, DiagnosticsPerInputAreBoundedAndTheRestCounted) {
+  const size_t kept = 10000;  // the bound README documents
+  const size_t entries = kept + 50;
+  std::string json = "{\"Layers\":[0";
+  for (size_t i = 1; i < entries; ++i) json += ",0";
+  json += "]}";
+  const std::string p = put("zeros.json", json);
+  auto grammar = Grammar::load();
+  Capture c = load_capture({p}, *grammar, ReadLimits{});
+  size_t per_entry = 0;
+  for (const auto& d : c.diagnostics)
+    if (d.message.find("neither a name nor an object") != std::string::npos) ++per_entry;
+  EXPECT_EQ(per_entry, kept);
+  EXPECT_TRUE(has_diagnostic(c, "51 more diagnostics not kept"));
+  EXPECT_FALSE(has_diagnostic(c, "listing without layers"));  // past the bound
+  auto r = run_trtlens("summary " + shell_quote(p));
+  EXPECT_NE(r.out.find("51 more diagnostics not kept"), std::string::npos) << r.out;
+}

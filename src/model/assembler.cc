@@ -66,6 +66,8 @@ void Assembler::begin_input(const std::string& path, const std::string& kind, bo
   phase_ = {};
   tactic_.reset();
   run_used_ = false;
+  input_diagnostics_ = 0;
+  dropped_diagnostics_ = 0;
   first_build_of_input_ = capture_.builds.size();
   capture_.inputs.push_back(InputFile{path, kind, 0, 0, gzip});
 }
@@ -73,6 +75,13 @@ void Assembler::begin_input(const std::string& path, const std::string& kind, bo
 void Assembler::end_input(uint64_t lines) {
   if (listing_open_) end_listing();
   capture_.inputs.back().lines = lines;
+  if (dropped_diagnostics_ > 0) {
+    capture_.diagnostics.push_back(Diagnostic{
+        Severity::Warning, SourceLoc{path_, 0},
+        std::to_string(dropped_diagnostics_) + " more diagnostics not kept (each input keeps its first " +
+            std::to_string(kDiagnosticsPerInput) + ")"});
+    dropped_diagnostics_ = 0;
+  }
   // A version printed after the listing (or only once per file) still describes its builds.
   for (size_t i = first_build_of_input_; i < capture_.builds.size(); ++i)
     if (capture_.builds[i].trt_version.empty()) {
@@ -234,6 +243,11 @@ void Assembler::label(const std::string& key, const std::string& value) {
 }
 
 void Assembler::diagnostic(Severity severity, SourceLoc where, std::string message) {
+  if (input_diagnostics_ >= kDiagnosticsPerInput) {
+    ++dropped_diagnostics_;
+    return;
+  }
+  ++input_diagnostics_;
   capture_.diagnostics.push_back(Diagnostic{severity, std::move(where), std::move(message)});
 }
 

@@ -41,6 +41,10 @@ class Assembler {
   void run_tactic(const TacticAttempt& attempt);  // the tactic selection under way
   void run_ends_mid_line(SourceLoc where);        // the input's last line has no line end
 
+  // Each input keeps its first kDiagnosticsPerInput diagnostics; the rest are counted and
+  // reported in one more at the input's end (a hostile file of millions of bad entries must
+  // not keep a message for each).
+  static constexpr size_t kDiagnosticsPerInput = 10000;
   void diagnostic(Severity severity, SourceLoc where, std::string message);
   // What a capture says of itself (a bundle manifest's model, trt_version, date); the last
   // value given for a key wins.
@@ -134,6 +138,8 @@ class Assembler {
   std::string version_from_, pending_command_;
   uint64_t pending_command_line_ = 0;
   bool run_used_ = false;  // something was recorded since the run began
+  size_t input_diagnostics_ = 0;     // kept for the current input
+  uint64_t dropped_diagnostics_ = 0;  // and counted only
 
   Capture& capture_;
   std::string path_;

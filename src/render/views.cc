@@ -69,15 +69,22 @@ std::string format_layer_counts(const BuildTotals& t) {
 
 void write_diagnostics(const Capture& c, std::ostream& os, size_t limit) {
   if (c.diagnostics.empty()) return;
-  os << "diagnostics: " << c.diagnostics.size() << '\n';
-  for (size_t i = 0; i < c.diagnostics.size() && i < limit; ++i) {
-    const auto& d = c.diagnostics[i];
+  auto write = [&](const Diagnostic& d) {
     os << "  " << paint_severity(d.severity) << ": " << escape_terminal(d.where.path);
     if (d.where.line) os << ':' << d.where.line;
     os << ": " << escape_terminal(d.message) << '\n';
-  }
-  if (c.diagnostics.size() > limit)
-    os << "  ... " << c.diagnostics.size() - limit << " more (trtlens json shows all)\n";
+  };
+  os << "diagnostics: " << c.diagnostics.size() << '\n';
+  for (size_t i = 0; i < c.diagnostics.size() && i < limit; ++i) write(c.diagnostics[i]);
+  if (c.diagnostics.size() <= limit) return;
+  os << "  ... " << c.diagnostics.size() - limit << " more (trtlens json shows them)\n";
+  // Whole-file diagnostics past the limit still show (such as the count of those not kept).
+  size_t shown = 0;
+  for (size_t i = limit; i < c.diagnostics.size() && shown < limit; ++i)
+    if (c.diagnostics[i].where.line == 0) {
+      write(c.diagnostics[i]);
+      ++shown;
+    }
 }
 
 void write_summary(const Capture& c, const std::vector<const Build*>& builds, std::ostream& os) {
