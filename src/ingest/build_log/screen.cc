@@ -47,25 +47,33 @@ bool time_stamp(const char* p) {
 // checked by position: what the first three prefix patterns consume, without running them
 // (they cost most of a log's parse time). Only with the built-in prefix grammar; a test checks
 // both paths agree.
+// The usual whole prefix, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] " (32 bytes), at p (33 readable) in
+// two compares: its severity letter, or 0 when p holds something else.
+char usual_prefix(const char* p) {
+#ifdef __SSE2__
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  const __m128i shape =
+      _mm_setr_epi8(0, ':', 0, 0, ']', ' ', '[', 0, ']', ' ', '[', 'T', 'R', 'T', ']', ' ');
+  // time_stamp() checks the digits (0, 2, 3 here); the severity letter (7) on its own
+  const int ok = _mm_movemask_epi8(_mm_cmpeq_epi8(v, shape)) | 0x8d;
+  if (ok == 0xffff && severity_letter(p[23]) && time_stamp(p)) return p[23];
+#else
+  (void)p;
+#endif
+  return 0;
+}
+
 void fast_trtexec(re2::StringPiece& s, LogLine& line) {
   const char* p = s.data();
   const size_t n = s.size();
-#ifdef __SSE2__
-  // The usual whole prefix, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] " (32 bytes), in two compares.
   if (n >= 33) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
-    const __m128i shape = _mm_setr_epi8(0, ':', 0, 0, ']', ' ', '[', 0, ']', ' ', '[', 'T', 'R',
-                                        'T', ']', ' ');
-    // time_stamp() checks the digits (0, 2, 3 here); the severity letter (7) on its own
-    const int ok = _mm_movemask_epi8(_mm_cmpeq_epi8(v, shape)) | 0x8d;
-    if (ok == 0xffff && severity_letter(p[23]) && time_stamp(p)) {
+    if (const char severity = usual_prefix(p)) {
       line.prefixed = true;
-      line.severity = p[23];
+      line.severity = severity;
       s.remove_prefix(32);
       return;
     }
   }
-#endif
   if (n >= 22 && time_stamp(p)) {
     size_t k = p[21] == ' ' ? 22 : 21;
     line.prefixed = true;
@@ -267,7 +275,7 @@ LogScreen::LogScreen(const Grammar& grammar,
     bool ok = fast.read != nullptr && !fast.starts.empty();
     uint64_t gate = always_bits_;
     for (const std::string& start : fast.starts) {
-      // strip() must stop right after fast_trtexec on such a message.
+      // strip() must stop right after the usual prefix on such a message.
       if (start.size() < 2 || start[0] == '[' || start[0] == ' ' || start[0] == '\t' ||
           re2_digit(start[0])) {
         ok = false;
@@ -282,11 +290,7 @@ LogScreen::LogScreen(const Grammar& grammar,
         gate |= c.literal_bits;
       }
     }
-    ok = ok && std::all_of(fast.starts.begin(), fast.starts.end(),
-                           [](const std::string& start) { return start.size() >= 8; });
     if (ok) {
-      for (const std::string& start : fast.starts)
-        fast_starts_.push_back({start, head_word(start)});
       fast_gate_ = gate;
       fast_read_ = fast.read;
     }
@@ -483,42 +487,23 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
   if (!body_) return;
   uint64_t value = 0;
   const LogSection::Body kind = body_->body_line(l, value);
-  if (kind != LogSection::Body::No) add_body(b, l, kind, value, index, pos, next);
+  if (kind != LogSection::Body::No) add_body(b, l.prefixed, kind, value, index, pos, next);
 }
 
-void LogScreen::add_body(ScreenedBlock& b, const LogLine& l, LogSection::Body kind, uint64_t value,
+void LogScreen::add_body(ScreenedBlock& b, bool prefixed, LogSection::Body kind, uint64_t value,
                          uint32_t index, size_t pos, size_t next) {
   if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index)
     b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0, 0});
   ScreenedBlock::Body& run = b.bodies.back();
   ++run.count;
   run.next = uint32_t(next);
-  if (!l.prefixed) ++run.unprefixed;
+  if (!prefixed) ++run.unprefixed;
   if (kind == LogSection::Body::Value) {
     b.values.push_back(value);
     ++run.value_count;
   }
 }
 
-bool LogScreen::fast_body(ScreenedBlock& b, std::string_view text, uint32_t index, size_t pos,
-                          size_t next) const {
-  re2::StringPiece s(text.data(), text.size());
-  LogLine l;
-  fast_trtexec(s, l);
-  if (l.severity == 'E' || l.severity == 'W' || l.severity == 'F') return false;  // error lines
-  const std::string_view m(s.data(), s.size());
-  const uint64_t head = head_word(m);
-  if (std::none_of(fast_starts_.begin(), fast_starts_.end(), [&](const FastStart& start) {
-        return head == start.word && m.size() >= start.text.size() &&
-               std::memcmp(m.data() + 8, start.text.data() + 8, start.text.size() - 8) == 0;
-      }))
-    return false;
-  uint64_t value;
-  if (!fast_read_(m, value)) return false;
-  if (l.prefixed) ++b.recognized;
-  add_body(b, l, LogSection::Body::Value, value, index, pos, next);
-  return true;
-}
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   if (hs_db_ && b.bytes.size() < (size_t{1} << 31))
@@ -602,7 +587,44 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
 
   std::string scratch_text;
   size_t k = 0;
+  // The body section's usual line, read without the trigger search when no trigger can match
+  // it (see the constructor): returns where the next line starts, or 0 for the usual path.
+  auto fast_line = [&](size_t pos) -> size_t {
+    if (size - pos < 33) return 0;
+    const char severity = usual_prefix(data + pos);
+    if (!severity || severity == 'E' || severity == 'W' || severity == 'F') return 0;
+    uint64_t value;
+    const char* tail = fast_read_(data + pos + 32, data + size, value);
+    if (!tail) return 0;
+    const LineScan rest = scan_line(tail, data + size);
+    const size_t eol = size_t(rest.eol - data);
+    if (rest.esc || eol - pos > max_line) return 0;
+    size_t j = k;
+    while (j < marks.literals.size() && marks.literals[j].end <= pos) ++j;
+    uint64_t mask = 0;
+    for (; j < marks.literals.size() && marks.literals[j].end <= eol; ++j)
+      mask |= uint64_t{1} << marks.literals[j].id;
+    if (mask & fast_gate_) return 0;
+    k = j;
+    size_t next = eol;
+    if (next < size) {
+      ++next;
+      if (data[eol] == '\r') {
+        b.has_cr = true;
+        if (next < size && data[next] == '\n') ++next;
+      }
+    }
+    ++b.recognized;
+    add_body(b, true, LogSection::Body::Value, value, uint32_t(b.lines++), pos, next);
+    return next;
+  };
   for (size_t pos = 0; pos < size;) {
+    if (fast_read_) {
+      if (const size_t next = fast_line(pos)) {
+        pos = next;
+        continue;
+      }
+    }
     const LineScan scan = scan_line(data + pos, data + size);
     const size_t eol = size_t(scan.eol - data);
     size_t next = eol;
@@ -627,11 +649,6 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
     if (stop > max_line) {
       b.truncated.push_back(index);
       text = text.substr(0, max_line);
-    }
-    if (fast_read_ && !esc && stop <= max_line && (mask & fast_gate_) == 0 &&
-        fast_body(b, text, index, pos, next)) {
-      pos = next;
-      continue;
     }
     int hit;
     LogLine l;

@@ -139,20 +139,13 @@ class LogScreen {
   void record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
               size_t next) const;
   // Adds a body line to the block's runs.
-  static void add_body(ScreenedBlock& b, const LogLine& l, LogSection::Body kind, uint64_t value,
+  static void add_body(ScreenedBlock& b, bool prefixed, LogSection::Body kind, uint64_t value,
                        uint32_t index, size_t pos, size_t next);
   // The body section's shortcut (LogSection::fast_body), kept only when the triggers allow it:
-  // no trigger matches a message starting with one of fast_starts_ unless the line holds one
-  // of the literals in fast_gate_. True when it read the line (a body line with a value).
-  bool fast_body(ScreenedBlock& b, std::string_view text, uint32_t index, size_t pos,
-                 size_t next) const;
-  struct FastStart {
-    std::string text;  // at least 8 bytes: `word` holds the first 8
-    uint64_t word;
-  };
-  std::vector<FastStart> fast_starts_;
+  // no trigger matches a message starting with one of its starts unless the line holds one of
+  // the literals in fast_gate_.
   uint64_t fast_gate_ = 0;
-  bool (*fast_read_)(std::string_view, uint64_t&) = nullptr;
+  const char* (*fast_read_)(const char*, const char*, uint64_t&) = nullptr;
 
   // Literals by one Hyperscan pass over the block, line ends and ESC by one SIMD pass.
   void screen_one_pass(ScreenedBlock& b, size_t max_line) const;

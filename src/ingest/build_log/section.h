@@ -60,13 +60,15 @@ class LogSection {
   virtual bool has_body() const { return false; }
   virtual Body body_line(const LogLine&, uint64_t& /*value*/) const { return Body::No; }
   virtual void next_body(const uint64_t* /*values*/, size_t /*count*/) {}
-  // A shortcut for the commonest body lines, whose message starts with one of `starts`:
-  // `read` gives the value exactly as body_line() would for Body::Value, or false (the screen
-  // then takes the usual path). The screen uses it only on lines it can prove no trigger
-  // matches, skipping the trigger search.
+  // A shortcut for the commonest body lines, whose message starts with one of `starts`: `read`
+  // reads a line straight from the block, from its message at `message` (the bytes run on to
+  // `end`, past the line's end), and returns where the part it needs ends (the rest of the line
+  // is taken whatever it holds) with the value body_line() would give as Body::Value; or null,
+  // and the screen takes the usual path. It must never take a line end. The screen uses it only
+  // on lines it can prove no trigger matches, skipping the trigger search.
   struct FastBody {
     std::vector<std::string> starts;
-    bool (*read)(std::string_view message, uint64_t& value) = nullptr;
+    const char* (*read)(const char* message, const char* end, uint64_t& value) = nullptr;
   };
   virtual FastBody fast_body() const { return {}; }
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
@@ -105,6 +107,8 @@ inline bool re2_digit(char c) { return c >= '0' && c <= '9'; }
 // The id the built-in tactic_line pattern captures, read without RE2 (tactic lines are most of
 // a verbose log); false when the pattern does not match.
 bool parse_tactic_line(std::string_view message, std::string_view& id);
+// The usual shape of it read straight from a block (see LogSection::FastBody).
+const char* read_usual_tactic_line(const char* message, const char* end, uint64_t& value);
 // The same, with the id's value when it has the usual 16 hex digits (`read` then true).
 bool parse_tactic_line(std::string_view message, std::string_view& id, uint64_t& value,
                        bool& read);
