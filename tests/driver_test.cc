@@ -393,6 +393,11 @@ TEST(LogDriver, TacticLinesReadByPositionAgreeWithThePattern) {
   // Every cut of the first lines, too: logs end mid-line.
   for (const std::string& l : std::vector<std::string>(lines.begin(), lines.begin() + 3))
     for (size_t n = 0; n < l.size(); ++n) lines.push_back(l.substr(0, n));
+  // Lines with 16-digit ids and tails, for the screen's reader below.
+  for (const char* tail : {"", " Time: 0.1", "f", "\tx", "\r", "\x1b[0m"})
+    for (const char* head : {"Tactic Name: k Tactic: ", "Tactic: ", "Tactic Name: a\x01b Tactic: "})
+      lines.push_back(std::string(head) + "0x00000000deadbeef" + tail);
+  size_t read_straight = 0;
   for (const std::string& l : lines) {
     SCOPED_TRACE(l);
     re2::StringPiece want;
@@ -400,7 +405,21 @@ TEST(LogDriver, TacticLinesReadByPositionAgreeWithThePattern) {
     std::string_view got;
     EXPECT_EQ(parse_tactic_line(l, got), matched);
     if (matched) EXPECT_EQ(got, std::string_view(want.data(), want.size()));
+    // The screen's reader takes only lines whose id is 16 hex digits, and reads that id; the
+    // line followed by a line end and more bytes reads the same.
+    for (const std::string& bytes : {l, l + "\nTactic: 0x0000000000000001"}) {
+      uint64_t value = 0;
+      const char* end = read_usual_tactic_line(bytes.data(), bytes.data() + bytes.size(), value);
+      if (!end) continue;
+      ASSERT_TRUE(matched);
+      const std::string_view id(want.data(), want.size());
+      ASSERT_EQ(id.size(), 18u);
+      EXPECT_EQ(value, std::stoull(std::string(id.substr(2)), nullptr, 16));
+      EXPECT_EQ(size_t(end - bytes.data()), size_t(id.data() + id.size() - l.data()));
+      ++read_straight;
+    }
   }
+  EXPECT_GE(read_straight, 20u);
 }
 
 TEST(LogDriver, BlocksAndThreadsAgreeOnTheSeeds) {

@@ -28,6 +28,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   bool want = RE2::PartialMatch(s, grammar->re("tactic_line"), &a);
   agree(trtlens::parse_tactic_line(s, x) == want && (!want || x == view(a)));
+  uint64_t value = 0;
+  if (const char* end = trtlens::read_usual_tactic_line(s.data(), s.data() + s.size(), value))
+    agree(want && a.size() == 18 && end == a.data() + a.size() &&
+          value == std::strtoull(std::string(a.data() + 2, 16).c_str(), nullptr, 16));
   want = RE2::PartialMatch(s, grammar->re("tactic_computing_costs"), &a);
   agree(trtlens::parse_computing_costs(s, x) == want && (!want || x == view(a)));
   want = RE2::PartialMatch(s, grammar->re("tactic_format_combination"), &a);
