@@ -31,7 +31,8 @@ bool time_stamp(const char* p) {
   const __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
   const __m128i punct = _mm_cmpeq_epi8(v, shape);
   const __m128i is_punct = _mm_cmpeq_epi8(shape, _mm_setzero_si128());  // 0xff: a digit slot
-  const __m128i ok = _mm_or_si128(_mm_and_si128(is_punct, digit), _mm_andnot_si128(is_punct, punct));
+  const __m128i ok =
+      _mm_or_si128(_mm_and_si128(is_punct, digit), _mm_andnot_si128(is_punct, punct));
   if (_mm_movemask_epi8(ok) != 0xffff) return false;
   return re2_digit(p[16]) && p[17] == ':' && re2_digit(p[18]) && re2_digit(p[19]) && p[20] == ']';
 #else
@@ -51,12 +52,23 @@ bool time_stamp(const char* p) {
 // two compares: its severity letter, or 0 when p holds something else.
 char usual_prefix(const char* p) {
 #ifdef __SSE2__
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
-  const __m128i shape =
+  // Each half: the punctuation where the shape has it (0 marks a digit slot), digits elsewhere.
+  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  const __m128i shape_a = _mm_setr_epi8('[', 0, 0, '/', 0, 0, '/', 0, 0, 0, 0, '-', 0, 0, ':', 0);
+  const __m128i shape_b =
       _mm_setr_epi8(0, ':', 0, 0, ']', ' ', '[', 0, ']', ' ', '[', 'T', 'R', 'T', ']', ' ');
-  // time_stamp() checks the digits (0, 2, 3 here); the severity letter (7) on its own
-  const int ok = _mm_movemask_epi8(_mm_cmpeq_epi8(v, shape)) | 0x8d;
-  if (ok == 0xffff && severity_letter(p[23]) && time_stamp(p)) return p[23];
+  const __m128i zero = _mm_setzero_si128(), nine = _mm_set1_epi8(9), d0 = _mm_set1_epi8('0');
+  const __m128i da = _mm_sub_epi8(a, d0), db = _mm_sub_epi8(b, d0);
+  const int digits_a = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(da, nine), da));
+  const int digits_b = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(db, nine), db));
+  const int slots_a = _mm_movemask_epi8(_mm_cmpeq_epi8(shape_a, zero));
+  const int exact_a = _mm_movemask_epi8(_mm_cmpeq_epi8(a, shape_a));
+  const int exact_b = _mm_movemask_epi8(_mm_cmpeq_epi8(b, shape_b));
+  const bool ok_a = ((digits_a & slots_a) | (exact_a & ~slots_a)) == 0xffff;
+  // b's digit slots are 0, 2 and 3; its severity letter (7) is checked on its own
+  const bool ok_b = ((digits_b & 0x0d) | (exact_b & ~0x8d) | 0x80) == 0xffff;
+  if (ok_a && ok_b && severity_letter(p[23])) return p[23];
 #else
   (void)p;
 #endif
@@ -143,8 +155,8 @@ __attribute__((target("avx2"))) LineScan scan_line_avx2(const char* p, const cha
   bool esc = false;
   for (; end - p >= 32; p += 32) {
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const unsigned e = unsigned(_mm256_movemask_epi8(
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, nl), _mm256_cmpeq_epi8(v, cr))));
+    const unsigned e = unsigned(
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, nl), _mm256_cmpeq_epi8(v, cr))));
     const unsigned x = unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, es)));
     if (e) {
       const unsigned first = unsigned(__builtin_ctz(e));
@@ -200,7 +212,8 @@ LogScreen::LogScreen(const Grammar& grammar,
   bool builtin = true;
   for (const auto& p : grammar.patterns()) {
     if (p->name.rfind("prefix_", 0) != 0) continue;
-    prefixes_.push_back(Prefix{p.get(), p->name == "prefix_severity" || p->name == "prefix_python_old",
+    prefixes_.push_back(Prefix{p.get(),
+                               p->name == "prefix_severity" || p->name == "prefix_python_old",
                                p->name == "prefix_blank"});
     builtin = builtin && p->builtin;
   }
@@ -254,7 +267,8 @@ LogScreen::LogScreen(const Grammar& grammar,
     }
   }
   for (const auto& lit : literals_)
-    if (!lit.empty() && literal_firsts_.find(lit[0]) == std::string::npos) literal_firsts_ += lit[0];
+    if (!lit.empty() && literal_firsts_.find(lit[0]) == std::string::npos)
+      literal_firsts_ += lit[0];
   if (literals_.size() <= 64) {
     auto bits = [](Candidate& c) {
       for (uint32_t k : c.literals) c.literal_bits |= uint64_t{1} << k;
@@ -282,8 +296,8 @@ LogScreen::LogScreen(const Grammar& grammar,
         break;
       }
       const FirstByte& f = by_first_[static_cast<unsigned char>(start[0])];
-      for (const Candidate& c : f.second_allows(static_cast<unsigned char>(start[1])) ? f.all
-                                                                                     : f.unprefixed) {
+      for (const Candidate& c :
+           f.second_allows(static_cast<unsigned char>(start[1])) ? f.all : f.unprefixed) {
         const size_t n = std::min(c.prefix.size(), start.size());
         if (!c.prefix.empty() && c.prefix.compare(0, n, start, 0, n) != 0) continue;
         ok = ok && c.literal_bits != 0;  // can match such a line, unless gated by a literal
@@ -458,9 +472,8 @@ uint64_t LogScreen::literals_in(std::string_view m) const {
 
 int LogScreen::match(const LogLine& line) const {
   if (one_pass_literals_) return match(line, Bits{literals_in(line.message)});
-  return match(line, [&](uint32_t k) {
-    return line.message.find(literals_[k]) != std::string_view::npos;
-  });
+  return match(
+      line, [&](uint32_t k) { return line.message.find(literals_[k]) != std::string_view::npos; });
 }
 
 namespace {
@@ -477,21 +490,11 @@ void clear_results(ScreenedBlock& b) {
 
 }  // namespace
 
-void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
-                       size_t next) const {
-  if (hit >= 0 || l.prefixed) ++b.recognized;
-  if (hit >= 0) {
-    b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
-    return;
-  }
-  if (!body_) return;
-  uint64_t value = 0;
-  const LogSection::Body kind = body_->body_line(l, value);
-  if (kind != LogSection::Body::No) add_body(b, l.prefixed, kind, value, index, pos, next);
-}
-
-void LogScreen::add_body(ScreenedBlock& b, bool prefixed, LogSection::Body kind, uint64_t value,
-                         uint32_t index, size_t pos, size_t next) {
+// Inlined: it runs once per tactic line.
+__attribute__((always_inline)) inline void LogScreen::add_body(ScreenedBlock& b, bool prefixed,
+                                                               LogSection::Body kind,
+                                                               uint64_t value, uint32_t index,
+                                                               size_t pos, size_t next) {
   if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index)
     b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0, 0});
   ScreenedBlock::Body& run = b.bodies.back();
@@ -504,6 +507,18 @@ void LogScreen::add_body(ScreenedBlock& b, bool prefixed, LogSection::Body kind,
   }
 }
 
+void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
+                       size_t next) const {
+  if (hit >= 0 || l.prefixed) ++b.recognized;
+  if (hit >= 0) {
+    b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
+    return;
+  }
+  if (!body_) return;
+  uint64_t value = 0;
+  const LogSection::Body kind = body_->body_line(l, value);
+  if (kind != LogSection::Body::No) add_body(b, l.prefixed, kind, value, index, pos, next);
+}
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   if (hs_db_ && b.bytes.size() < (size_t{1} << 31))
