@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/digest.h"
 #include "store/sqlite.h"
 #include "test_support.h"
 
@@ -256,6 +257,32 @@ TEST(Store, SchemaIsVersionedAndReadableByTheSqliteLibrary) {
   sql::Stmt n(d, "SELECT layers FROM latest_builds WHERE model = 'seed'");
   ASSERT_TRUE(n.step());
   EXPECT_EQ(n.int64(0), 48);
+}
+
+// A capture's content hash, computed here the long way: each file's name and NUL, its bytes and
+// its size as a little-endian 64-bit count, in order, hashed by coreutils' sha256sum.
+TEST(StoreDigest, ContentHashIsSha256OfNamesBytesAndSizes) {
+  const std::vector<DigestMember> members = {{"a.log", fixture("core/tactics.log")},
+                                             {"sub/b.log", fixture("seed000_int8.log")}};
+  const fs::path joined = fs::temp_directory_path() / "trtlens-digest-joined.bin";
+  {
+    std::ofstream out(joined, std::ios::binary);
+    for (const auto& m : members) {
+      const std::string bytes = read_file(m.path);
+      out.write(m.name.c_str(), std::streamsize(m.name.size() + 1));
+      out << bytes;
+      uint64_t size = bytes.size();
+      for (int i = 0; i < 8; ++i) out.put(char((size >> (8 * i)) & 0xff));
+    }
+  }
+  const std::string cmd = "sha256sum " + shell_quote(joined.string());
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  char line[128] = {};
+  ASSERT_NE(fgets(line, sizeof line, p), nullptr);
+  pclose(p);
+  fs::remove(joined);
+  EXPECT_EQ(sha256_of_files(members), std::string(line, 64));
 }
 
 }  // namespace

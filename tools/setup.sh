@@ -6,7 +6,7 @@
 #                           the shells the capture script is tested under, Python's onnx, ...)
 set -eu
 PACKAGES="g++ cmake ninja-build pkg-config libre2-dev nlohmann-json3-dev libsimdjson-dev libboost-graph-dev
-libgraphviz-dev libcli11-dev zlib1g-dev libsqlite3-dev libssl-dev libarchive-dev libonnx-dev libprotobuf-dev protobuf-compiler
+libgraphviz-dev libcli11-dev zlib1g-dev libsqlite3-dev nettle-dev libarchive-dev libonnx-dev libprotobuf-dev protobuf-compiler
 libutf8proc-dev libmimalloc-dev"
 # Hyperscan (the log screen's literal scan) is packaged for amd64; elsewhere trtlens builds without it.
 [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] && PACKAGES="$PACKAGES libhyperscan-dev"

@@ -1,6 +1,6 @@
 #include "io/digest.h"
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #include <cerrno>
 #include <cstring>
@@ -12,28 +12,30 @@
 namespace trtlens {
 
 std::string sha256_of_files(const std::vector<DigestMember>& members) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256 is not available");
+  sha256_ctx ctx;
+  sha256_init(&ctx);
+  auto update = [&](const void* data, size_t size) {
+    sha256_update(&ctx, size, static_cast<const uint8_t*>(data));
+  };
   std::vector<char> buf(size_t{1} << 20);
   for (const auto& m : members) {
     std::ifstream f(m.path, std::ios::binary);
     if (!f) throw InputError(m.path, std::string("cannot read: ") + std::strerror(errno));
-    EVP_DigestUpdate(ctx.get(), m.name.data(), m.name.size() + 1);  // with its NUL: a separator
+    update(m.name.data(), m.name.size() + 1);  // with its NUL: a separator
     uint64_t size = 0;
     while (f) {
       f.read(buf.data(), std::streamsize(buf.size()));
       std::streamsize got = f.gcount();
       if (got <= 0) break;
-      EVP_DigestUpdate(ctx.get(), buf.data(), size_t(got));
+      update(buf.data(), size_t(got));
       size += uint64_t(got);
     }
     if (f.bad()) throw InputError(m.path, "read error");
-    EVP_DigestUpdate(ctx.get(), &size, sizeof size);
+    update(&size, sizeof size);
   }
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx.get(), md, &len);
+  uint8_t md[SHA256_DIGEST_SIZE];
+  const unsigned len = SHA256_DIGEST_SIZE;
+  sha256_digest(&ctx, len, md);
   static const char* hex = "0123456789abcdef";
   std::string out;
   for (unsigned i = 0; i < len; ++i) {
