@@ -31,7 +31,8 @@ size_t bracket_end(std::string_view s, size_t i) {
   int depth = 0;
   for (size_t j = i; j < s.size(); ++j) {
     char c = s[j];
-    if (c == '[' || c == '{') ++depth;
+    if (c == '[' || c == '{')
+      ++depth;
     else if (c == ']' || c == '}') {
       if (--depth == 0) return j + 1;
     }
@@ -66,9 +67,12 @@ bool split_tensors(std::string_view s, const EngineLayerGrammar& g, Layer& layer
                    std::string* error) {
   bool outputs = false;
   size_t pos = 0;
-  if (starts_with(s, " -> ")) pos = 4, outputs = true;
-  else if (starts_with(s, "-> ")) pos = 3, outputs = true;
-  else if (trim(s) == "->") return true;
+  if (starts_with(s, " -> "))
+    pos = 4, outputs = true;
+  else if (starts_with(s, "-> "))
+    pos = 3, outputs = true;
+  else if (trim(s) == "->")
+    return true;
   size_t name_start = pos;
   while (pos < s.size()) {
     size_t a = s.find('[', pos);
@@ -93,11 +97,16 @@ bool split_tensors(std::string_view s, const EngineLayerGrammar& g, Layer& layer
       size_t after = c + taken;
       size_t sep = 0;
       bool to_outputs = false;
-      if (after == s.size()) sep = 0;
-      else if (s.substr(after, 4) == " -> ") sep = 4, to_outputs = true;
-      else if (s.substr(after, 2) == ", ") sep = 2;
-      else if (s.substr(after) == " ->") sep = 3, to_outputs = true;
-      else dims.reset();
+      if (after == s.size())
+        sep = 0;
+      else if (s.substr(after, 4) == " -> ")
+        sep = 4, to_outputs = true;
+      else if (s.substr(after, 2) == ", ")
+        sep = 2;
+      else if (s.substr(after) == " ->")
+        sep = 3, to_outputs = true;
+      else
+        dims.reset();
       if (dims) {
         Tensor t = make_tensor(s.substr(name_start, c - name_start), dtype, *dims);
         (outputs ? layer.outputs : layer.inputs).push_back(std::move(t));
@@ -173,7 +182,8 @@ bool parse_tensor_object(std::string_view s, size_t& i, Tensor& t, std::string* 
     } else {
       end = plain_end(s, i, '}');
       std::string_view value = trim(s.substr(i, end - i));
-      if (key == "Location") t.location = std::string(value);
+      if (key == "Location")
+        t.location = std::string(value);
       else if (key == "Format/Datatype" || key == "Format") {
         if (t.format.empty() || key == "Format/Datatype") apply_format(t, value);
       } else if (key == "Datatype" || key == "DataType") {
@@ -322,8 +332,8 @@ std::optional<Layer> parse_engine_layer_line(std::string_view message, const Gra
   return parse_engine_layer_line(message, EngineLayerGrammar(grammar), error);
 }
 
-std::optional<Layer> parse_engine_layer_line(std::string_view message,
-                                             const EngineLayerGrammar& g, std::string* error) {
+std::optional<Layer> parse_engine_layer_line(std::string_view message, const EngineLayerGrammar& g,
+                                             std::string* error) {
   std::string_view type, rest;
   bool matched;
   if (g.builtin) {
@@ -416,9 +426,12 @@ std::optional<Layer> parse_oneline_layer(std::string_view s, std::string* error)
         end = plain_end(s, i, 0);
       }
       std::string_view value = trim(s.substr(i, end - i));
-      if (key == "LayerType") layer.type = std::string(value);
-      else if (key == "TacticValue") layer.tactic = canonical_tactic(value);
-      else if (key == "TacticName") layer.tactic_name = std::string(value);
+      if (key == "LayerType")
+        layer.type = std::string(value);
+      else if (key == "TacticValue")
+        layer.tactic = canonical_tactic(value);
+      else if (key == "TacticName")
+        layer.tactic_name = std::string(value);
       else if (key == "StreamId") {
         int id = 0;
         auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), id);
@@ -482,8 +495,8 @@ nlohmann::ordered_json oneline_value(std::string_view text) {
     std::string copy(text);
     char* endp = nullptr;
     double d = std::strtod(copy.c_str(), &endp);
-    if (endp && *endp == '\0' && (std::isdigit(static_cast<unsigned char>(copy[0])) ||
-                                  copy[0] == '-' || copy[0] == '.'))
+    if (endp && *endp == '\0' &&
+        (std::isdigit(static_cast<unsigned char>(copy[0])) || copy[0] == '-' || copy[0] == '.'))
       return d;
   }
   return std::string(text);

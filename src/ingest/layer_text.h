@@ -3,11 +3,10 @@
 // ")", "+", "||", "->" and spaces.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "ingest/grammar.h"
 #include "model/capture.h"
@@ -31,8 +30,7 @@ struct EngineLayerGrammar {
 std::optional<Layer> parse_engine_layer_line(std::string_view message, const Grammar& grammar,
                                              std::string* error);
 std::optional<Layer> parse_engine_layer_line(std::string_view message,
-                                             const EngineLayerGrammar& grammar,
-                                             std::string* error);
+                                             const EngineLayerGrammar& grammar, std::string* error);
 
 // The built-in patterns' captures by position. engine_layer_line (a FullMatch): type, rest.
 bool read_engine_layer_line(std::string_view s, std::string_view& type, std::string_view& rest);

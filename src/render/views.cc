@@ -2,12 +2,10 @@
 
 #include "analysis/provenance.h"
 #include "render/escape.h"
-#include "render/text_table.h"
-#include "render/memory.h"
-#include "render/profile.h"
 #include "render/findings.h"
 #include "render/memory.h"
 #include "render/profile.h"
+#include "render/text_table.h"
 
 namespace trtlens {
 

@@ -55,9 +55,9 @@ class Dispatcher {
       if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) break;
       int hit = -1;
       if (h < b.hits.size() && b.hits[h].offset == pos) hit = int(b.hits[h++].trigger);
-      dispatch(screen_.line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text,
-                            lines_ + index + 1),
-               hit, true);
+      dispatch(
+          screen_.line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text, lines_ + index + 1),
+          hit, true);
       pos = raw.next;
       ++index;
     }
@@ -251,9 +251,8 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
 
   BlockReader blocks(in, mapped.get(), limits.log_block_bytes, max_line);
   const size_t one_pass_min = limits.one_pass_min_bytes;
-  if (mapped ? mapped->view().size() >= one_pass_min
-             : in.peek(one_pass_min).size() >= one_pass_min)
-    screen.enable_one_pass();
+  if (mapped ? mapped->view().size() >= one_pass_min : in.peek(one_pass_min).size() >= one_pass_min)
+    screen.start_one_pass();
   for (bool first = true;; first = false) {
     Owned b;
     if (spare.empty()) {

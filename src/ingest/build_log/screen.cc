@@ -1,5 +1,7 @@
 #include "ingest/build_log/screen.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -314,48 +316,75 @@ LogScreen::LogScreen(const Grammar& grammar,
                                     [](const std::string& l) { return l.empty(); });
 }
 
-void LogScreen::enable_one_pass() {
+LogScreen::OnePass* LogScreen::compile_one_pass(const std::vector<std::string>& literals) {
 #ifdef TRTLENS_HAVE_HYPERSCAN
-  if (hs_db_) return;
   // Every literal of every trigger in one set, found in one pass over a block (line ends, CR and
   // ESC are a separate SIMD scan: as Hyperscan literals, single bytes this frequent cost more
   // than the rest of the set). A literal holding a line end, or an empty one, would break the
   // per-line bookkeeping, so such a grammar keeps the fallback.
-  const bool usable = !literals_.empty() && literals_.size() <= 64 &&
-                      std::none_of(literals_.begin(), literals_.end(), [](const std::string& l) {
+  const bool usable = !literals.empty() && literals.size() <= 64 &&
+                      std::none_of(literals.begin(), literals.end(), [](const std::string& l) {
                         return l.empty() || l.find_first_of("\n\r") != std::string::npos;
                       });
-  if (usable) {
-    std::vector<const char*> exprs;
-    std::vector<size_t> lens;
-    std::vector<unsigned> ids;
-    for (size_t i = 0; i < literals_.size(); ++i) {
-      exprs.push_back(literals_[i].data());
-      lens.push_back(literals_[i].size());
-      ids.push_back(unsigned(i));
-    }
-    std::vector<unsigned> flags(exprs.size(), 0);
-    hs_compile_error_t* err = nullptr;
-    hs_database_t* db = nullptr;
-    if (hs_compile_lit_multi(exprs.data(), flags.data(), ids.data(), lens.data(),
-                             unsigned(exprs.size()), HS_MODE_BLOCK, nullptr, &db,
-                             &err) == HS_SUCCESS) {
-      if (hs_alloc_scratch(db, &hs_scratch_) == HS_SUCCESS) {
-        hs_db_ = db;
-      } else {
-        hs_free_database(db);
-      }
-    } else {
-      hs_free_compile_error(err);  // e.g. a CPU without SSSE3: the fallback reads the same
-    }
+  if (!usable) return nullptr;
+  std::vector<const char*> exprs;
+  std::vector<size_t> lens;
+  std::vector<unsigned> ids;
+  for (size_t i = 0; i < literals.size(); ++i) {
+    exprs.push_back(literals[i].data());
+    lens.push_back(literals[i].size());
+    ids.push_back(unsigned(i));
   }
+  std::vector<unsigned> flags(exprs.size(), 0);
+  hs_compile_error_t* err = nullptr;
+  hs_database_t* db = nullptr;
+  if (hs_compile_lit_multi(exprs.data(), flags.data(), ids.data(), lens.data(),
+                           unsigned(exprs.size()), HS_MODE_BLOCK, nullptr, &db,
+                           &err) != HS_SUCCESS) {
+    hs_free_compile_error(err);  // e.g. a CPU without SSSE3: the fallback reads the same
+    return nullptr;
+  }
+  auto set = std::make_unique<OnePass>();
+  set->db = db;
+  if (hs_alloc_scratch(db, &set->scratch) != HS_SUCCESS) {
+    hs_free_database(db);
+    return nullptr;
+  }
+  return set.release();
+#else
+  (void)literals;
+  return nullptr;
+#endif
+}
+
+void LogScreen::enable_one_pass() {
+  if (compiling_.joinable() || owned_one_pass_) return;
+  owned_one_pass_.reset(compile_one_pass(literals_));
+  one_pass_.store(owned_one_pass_.get(), std::memory_order_release);
+}
+
+void LogScreen::start_one_pass() {
+#ifdef TRTLENS_HAVE_HYPERSCAN
+  if (compiling_.joinable() || owned_one_pass_) return;
+  compiling_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "trtlens-compile");
+    try {
+      owned_one_pass_.reset(compile_one_pass(literals_));
+    } catch (...) {  // out of memory: the line-by-line search reads the same
+      return;
+    }
+    one_pass_.store(owned_one_pass_.get(), std::memory_order_release);
+  });
 #endif
 }
 
 LogScreen::~LogScreen() {
+  if (compiling_.joinable()) compiling_.join();
 #ifdef TRTLENS_HAVE_HYPERSCAN
-  if (hs_scratch_) hs_free_scratch(hs_scratch_);
-  if (hs_db_) hs_free_database(hs_db_);
+  if (owned_one_pass_) {
+    if (owned_one_pass_->scratch) hs_free_scratch(owned_one_pass_->scratch);
+    if (owned_one_pass_->db) hs_free_database(owned_one_pass_->db);
+  }
 #endif
 }
 
@@ -521,8 +550,9 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
 }
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
-  if (hs_db_ && b.bytes.size() < (size_t{1} << 31))
-    screen_one_pass(b, max_line);
+  const OnePass* set = one_pass_.load(std::memory_order_acquire);
+  if (set && b.bytes.size() < (size_t{1} << 31))
+    screen_one_pass(b, max_line, *set);
   else
     screen_lines(b, max_line);
 }
@@ -580,7 +610,7 @@ int on_mark(unsigned id, unsigned long long, unsigned long long to, unsigned, vo
 
 }  // namespace
 
-void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
+void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass& set) const {
   const std::string_view bytes = b.bytes;
   const char* const data = bytes.data();
   const size_t size = bytes.size();
@@ -589,8 +619,8 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
   thread_local BlockMarks marks;
   marks.literals.clear();
   hs_scratch_t* scratch = nullptr;
-  if (hs_clone_scratch(hs_scratch_, &scratch) != HS_SUCCESS) throw std::bad_alloc();
-  const hs_error_t rc = hs_scan(hs_db_, data, unsigned(size), 0, scratch, on_mark, &marks);
+  if (hs_clone_scratch(set.scratch, &scratch) != HS_SUCCESS) throw std::bad_alloc();
+  const hs_error_t rc = hs_scan(set.db, data, unsigned(size), 0, scratch, on_mark, &marks);
   hs_free_scratch(scratch);
   if (rc != HS_SUCCESS) throw std::runtime_error("the log screen's literal scan failed");
   // Hyperscan reports matches by end offset; keep that an explicit guarantee here.
@@ -679,7 +709,7 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
   }
 }
 #else
-void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line) const {
+void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass&) const {
   screen_lines(b, max_line);
 }
 #endif

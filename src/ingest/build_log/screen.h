@@ -4,10 +4,12 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ingest/build_log/section.h"
@@ -33,21 +35,21 @@ struct ScreenedBlock {
   };
   std::string_view bytes;  // whole lines: into the mapped file or into `storage`
   ByteBlock storage;
-  size_t end_offset = 0;   // mapped: where the block ends in the file
-  bool has_cr = false;   // a '\r' somewhere: lines may end in CR or CRLF
-  bool has_esc = false;  // an ESC somewhere: ANSI sequences to remove
+  size_t end_offset = 0;  // mapped: where the block ends in the file
+  bool has_cr = false;    // a '\r' somewhere: lines may end in CR or CRLF
+  bool has_esc = false;   // an ESC somewhere: ANSI sequences to remove
   uint64_t lines = 0;
   uint64_t recognized = 0;  // lines with a log prefix or a trigger match
   std::vector<Hit> hits;
   // Runs of consecutive lines the body section reads (LogSection::body_line), with their values.
   struct Body {
-    uint32_t offset;      // where the first line starts
-    uint32_t line;        // its index in the block
-    uint32_t count;       // lines in the run
-    uint32_t next;        // where the line after the run starts
-    uint32_t values_at;   // index of the first value in `values`
+    uint32_t offset;       // where the first line starts
+    uint32_t line;         // its index in the block
+    uint32_t count;        // lines in the run
+    uint32_t next;         // where the line after the run starts
+    uint32_t values_at;    // index of the first value in `values`
     uint32_t value_count;  // values of the run (lines taken silently have none)
-    uint32_t unprefixed;  // lines of the run without a log prefix (not yet counted as recognized)
+    uint32_t unprefixed;   // lines of the run without a log prefix (not yet counted as recognized)
   };
   std::vector<Body> bodies;
   std::vector<uint64_t> values;
@@ -73,11 +75,14 @@ class LogScreen {
   LogSection* body_section() const { return body_; }
   // Splits, strips and matches every line of `b.bytes`.
   void screen(ScreenedBlock& b, size_t max_line) const;
-  // Finds the literals in one Hyperscan pass per block from now on (only long logs ask: see
-  // ReadLimits::one_pass_min_bytes); never while another thread screens. one_pass(): whether
+  // Finds the literals in one Hyperscan pass per block once the literal set is compiled (only
+  // long logs ask: see ReadLimits::one_pass_min_bytes). enable_one_pass() compiles it here;
+  // start_one_pass() on a thread of its own, while blocks are screened line by line (both give
+  // the same results), so the compile is off the reading's critical path. one_pass(): whether
   // it is on (without Hyperscan it stays off).
   void enable_one_pass();
-  bool one_pass() const { return hs_db_ != nullptr; }
+  void start_one_pass();
+  bool one_pass() const { return one_pass_.load(std::memory_order_acquire) != nullptr; }
   // Whether the body section's shortcut is in use (see LogSection::fast_body).
   bool body_shortcut() const { return fast_read_ != nullptr; }
 
@@ -95,8 +100,8 @@ class LogScreen {
     uint64_t word = 0, mask = 0;
     uint32_t trigger = 0;
     const GrammarPattern* pattern = nullptr;
-    std::vector<uint32_t> literals;  // "# contains:" literals, as indexes into literals_
-    uint64_t literal_bits = 0;       // the same as bits, when literals_ are at most 64
+    std::vector<uint32_t> literals;             // "# contains:" literals, as indexes into literals_
+    uint64_t literal_bits = 0;                  // the same as bits, when literals_ are at most 64
     bool (*reads)(std::string_view) = nullptr;  // a position reader proven equal to the pattern
   };
   // The literals a message holds as bits (when literals_ are at most 64): one AND per candidate.
@@ -107,8 +112,8 @@ class LogScreen {
   // already rules out every literal prefix, only the candidates without one are tried.
   struct FirstByte {
     std::vector<Candidate> all;
-    std::vector<Candidate> unprefixed;     // the subsequence without a literal prefix
-    std::array<uint64_t, 4> second{};      // second bytes some literal prefix allows
+    std::vector<Candidate> unprefixed;  // the subsequence without a literal prefix
+    std::array<uint64_t, 4> second{};   // second bytes some literal prefix allows
     bool second_allows(unsigned char c) const { return (second[c >> 6] >> (c & 63)) & 1; }
   };
   // `holds(k)`: the message holds literals_[k].
@@ -125,15 +130,15 @@ class LogScreen {
   // can start with anything run on every line, behind their "# contains:" literals.
   std::array<FirstByte, 256> by_first_{};
   std::vector<Candidate> always_;
-  uint64_t always_bits_ = 0;       // every literal of always_, as bits
-  bool always_gated_ = false;      // each of always_ needs one of its literals
+  uint64_t always_bits_ = 0;           // every literal of always_, as bits
+  bool always_gated_ = false;          // each of always_ needs one of its literals
   std::vector<std::string> literals_;  // every "# contains:" literal once
   // Which literals_ a message holds, as bits, found in one pass over it (instead of one search
   // per literal) when they are at most 64 with at most 4 distinct first bytes.
   uint64_t literals_in(std::string_view m) const;
   bool one_pass_literals_ = false;
   std::string literal_firsts_;  // distinct first bytes of literals_
-  int error_trigger_ = -1;  // for error and warning lines no trigger matched
+  int error_trigger_ = -1;      // for error and warning lines no trigger matched
   LogSection* body_ = nullptr;
   // What the screen found on one line: its trigger `hit` (or -1), else a body line.
   void record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
@@ -148,11 +153,18 @@ class LogScreen {
   const char* (*fast_read_)(const char*, const char*, uint64_t&) = nullptr;
 
   // Literals by one Hyperscan pass over the block, line ends and ESC by one SIMD pass.
-  void screen_one_pass(ScreenedBlock& b, size_t max_line) const;
   // The line-by-line fallback.
   void screen_lines(ScreenedBlock& b, size_t max_line) const;
-  hs_database* hs_db_ = nullptr;
-  hs_scratch* hs_scratch_ = nullptr;  // a prototype: each block scan uses its own clone
+  struct OnePass {
+    hs_database* db = nullptr;
+    hs_scratch* scratch = nullptr;  // a prototype: each block scan uses its own clone
+  };
+  void screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass& set) const;
+  // The compiled set, or null; published once, when compiled.
+  static OnePass* compile_one_pass(const std::vector<std::string>& literals);
+  std::atomic<const OnePass*> one_pass_{nullptr};
+  std::unique_ptr<OnePass> owned_one_pass_;
+  std::thread compiling_;
 };
 
 }  // namespace trtlens
