@@ -164,6 +164,20 @@ TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
   }
 }
 
+// 20,000 lines of one of `heads` and up to `max_tail - 1` bytes of `alphabet`, from a fixed seed.
+void add_random_lines(std::vector<std::string>& lines, uint64_t seed,
+                      const std::vector<std::string>& heads, const std::string& alphabet,
+                      size_t max_tail) {
+  auto next = [&] { return seed = seed * 6364136223846793005ULL + 1442695040888963407ULL; };
+  for (int i = 0; i < 20000; ++i) {
+    next();
+    std::string l = heads[(seed >> 33) % heads.size()];
+    const size_t n = (seed >> 40) % max_tail;
+    for (size_t k = 0; k < n; ++k) l += alphabet[(next() >> 35) % alphabet.size()];
+    lines.push_back(l);
+  }
+}
+
 // The screen reads the usual tactic line without looking for triggers, but only where no
 // trigger can match it. The fixture's tactics, by hand: line 7's name holds literals other
 // patterns look for, line 8 ends at the id, line 9 is at info level, line 10's id has 17 digits
@@ -208,20 +222,10 @@ TEST(LogDriver, EngineLayerLinesReadByPositionAgreeWithThePatterns) {
       if (l.rfind("Layer(", 0) == 0) lines.push_back(l);
   }
   ASSERT_GT(lines.size(), 50u);
-  const std::string heads[] = {"Layer(", "Layer(CaskConvolution): a, Tactic: ", ", Tactic: ",
-                               "[", " (", "Layer(Reformat): x, Tactic: 0x0, a"};
-  const std::string alphabet = "()[]:, -0x19aFZ_>\n";
-  uint64_t seed = 7;
-  for (int i = 0; i < 20000; ++i) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    std::string l = heads[(seed >> 33) % 6];
-    const size_t n = (seed >> 40) % 16;
-    for (size_t k = 0; k < n; ++k) {
-      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-      l += alphabet[(seed >> 35) % alphabet.size()];
-    }
-    lines.push_back(l);
-  }
+  add_random_lines(lines, 7,
+                   {"Layer(", "Layer(CaskConvolution): a, Tactic: ", ", Tactic: ", "[", " (",
+                    "Layer(Reformat): x, Tactic: 0x0, a"},
+                   "()[]:, -0x19aFZ_>\n", 16);
   auto view = [](const re2::StringPiece& p) { return std::string_view(p.data(), p.size()); };
   size_t layers = 0;
   for (const std::string& l : lines) {
@@ -289,20 +293,10 @@ TEST(LogDriver, TacticBannersReadByPositionAgreeWithThePatterns) {
       "- Timing Runner: a (b[])", "- Timing Runner: a (b[0xg])", "- Timing Runner: a (b[--1])",
       "- Timing Runner: a(b)", "- Timing Runner: a ([1])", "- Timing Runner: a (b c)",
       "- Timing Runner: a (b[1][2])", "- Timing Runner: (b)"};
-  const std::string heads[] = {"=== Computing costs for ", "** Autotuning format combination: ",
-                               "--- Timing Runner: "};
-  const std::string alphabet = " *()[]0x1aF-_\t\r=";
-  uint64_t seed = 42;
-  for (int i = 0; i < 20000; ++i) {
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    std::string l = heads[(seed >> 33) % 3];
-    const size_t n = (seed >> 40) % 12;
-    for (size_t k = 0; k < n; ++k) {
-      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-      l += alphabet[(seed >> 35) % alphabet.size()];
-    }
-    lines.push_back(l);
-  }
+  add_random_lines(lines, 42,
+                   {"=== Computing costs for ", "** Autotuning format combination: ",
+                    "--- Timing Runner: "},
+                   " *()[]0x1aF-_\t\r=", 12);
   auto view = [](const re2::StringPiece& p) { return std::string_view(p.data(), p.size()); };
   for (const std::string& l : lines) {
     SCOPED_TRACE(l);

@@ -174,6 +174,20 @@ __attribute__((target("avx2"))) LineScan scan_line_avx2(const char* p, const cha
 const bool kAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
+// Where the line after the one ending at `eol` starts: past its LF, CR or CRLF (has_cr set at a
+// CR).
+size_t next_line(const char* data, size_t size, size_t eol, bool& has_cr) {
+  size_t next = eol;
+  if (next < size) {
+    ++next;
+    if (data[eol] == '\r') {
+      has_cr = true;
+      if (next < size && data[next] == '\n') ++next;
+    }
+  }
+  return next;
+}
+
 LineScan scan_line(const char* p, const char* end) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (kAvx2) return scan_line_avx2(p, end);
@@ -570,14 +584,7 @@ void LogScreen::screen_lines(ScreenedBlock& b, size_t max_line) const {
     const char* start = data + pos;
     const LineScan scan = scan_line(start, data + size);
     const size_t stop = size_t(scan.eol - start);
-    size_t next = pos + stop;
-    if (next < size) {
-      ++next;
-      if (*scan.eol == '\r') {
-        b.has_cr = true;
-        if (next < size && data[next] == '\n') ++next;
-      }
-    }
+    const size_t next = next_line(data, size, pos + stop, b.has_cr);
     b.has_esc = b.has_esc || scan.esc;
     const uint32_t index = uint32_t(b.lines++);
     std::string_view text(start, stop);
@@ -634,6 +641,15 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass
   size_t k = 0;
   // The body section's usual line, read without the trigger search when no trigger can match
   // it (see the constructor): returns where the next line starts, or 0 for the usual path.
+  // The literals ending inside the line [pos, eol) as bits, from marks.literals[k] on (none holds
+  // a line end, so none starts before it); k is left at the first past the line.
+  auto literals_in_line = [&](size_t& k, size_t pos, size_t eol) {
+    while (k < marks.literals.size() && marks.literals[k].end <= pos) ++k;
+    uint64_t mask = 0;
+    for (; k < marks.literals.size() && marks.literals[k].end <= eol; ++k)
+      mask |= uint64_t{1} << marks.literals[k].id;
+    return mask;
+  };
   auto fast_line = [&](size_t pos) -> size_t {
     if (size - pos < 33) return 0;
     const char severity = usual_prefix(data + pos);
@@ -645,20 +661,9 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass
     const size_t eol = size_t(rest.eol - data);
     if (rest.esc || eol - pos > max_line) return 0;
     size_t j = k;
-    while (j < marks.literals.size() && marks.literals[j].end <= pos) ++j;
-    uint64_t mask = 0;
-    for (; j < marks.literals.size() && marks.literals[j].end <= eol; ++j)
-      mask |= uint64_t{1} << marks.literals[j].id;
-    if (mask & fast_gate_) return 0;
+    if (literals_in_line(j, pos, eol) & fast_gate_) return 0;
     k = j;
-    size_t next = eol;
-    if (next < size) {
-      ++next;
-      if (data[eol] == '\r') {
-        b.has_cr = true;
-        if (next < size && data[next] == '\n') ++next;
-      }
-    }
+    const size_t next = next_line(data, size, eol, b.has_cr);
     ++b.recognized;
     add_body(b, true, LogSection::Body::Value, value, uint32_t(b.lines++), pos, next);
     return next;
@@ -672,21 +677,10 @@ void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass
     }
     const LineScan scan = scan_line(data + pos, data + size);
     const size_t eol = size_t(scan.eol - data);
-    size_t next = eol;
-    if (next < size) {
-      ++next;
-      if (data[eol] == '\r') {
-        b.has_cr = true;
-        if (next < size && data[next] == '\n') ++next;
-      }
-    }
+    const size_t next = next_line(data, size, eol, b.has_cr);
     const bool esc = scan.esc;
     b.has_esc = b.has_esc || esc;
-    // Literals ending inside this line (none holds a line end, so none starts before it).
-    while (k < marks.literals.size() && marks.literals[k].end <= pos) ++k;
-    uint64_t mask = 0;
-    for (; k < marks.literals.size() && marks.literals[k].end <= eol; ++k)
-      mask |= uint64_t{1} << marks.literals[k].id;
+    const uint64_t mask = literals_in_line(k, pos, eol);
 
     const uint32_t index = uint32_t(b.lines++);
     const size_t stop = eol - pos;
