@@ -164,6 +164,17 @@ TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
   }
 }
 
+// The log sections and their screen over the built-in grammar, as a reader builds them.
+struct Screen {
+  explicit Screen(const std::string& path = "x") : ctx{*grammar, out, path} {}
+  std::shared_ptr<const Grammar> grammar = Grammar::load();
+  Capture capture;
+  Assembler out{capture};
+  LogContext ctx;
+  std::vector<std::unique_ptr<LogSection>> sections = make_log_sections(ctx);
+  LogScreen screen{*grammar, sections};
+};
+
 // 20,000 lines of one of `heads` and up to `max_tail - 1` bytes of `alphabet`, from a fixed seed.
 void add_random_lines(std::vector<std::string>& lines, uint64_t seed,
                       const std::vector<std::string>& heads, const std::string& alphabet,
@@ -182,16 +193,10 @@ void add_random_lines(std::vector<std::string>& lines, uint64_t seed,
 // trigger can match it. The fixture's tactics, by hand: line 7's name holds literals other
 // patterns look for, line 8 ends at the id, line 9 is at info level, line 10's id has 17 digits
 // (kept as written), line 11's has 15, line 12 starts with a blank, line 13 holds "Error Code "
-// (whose pattern does not match it), line 14 follows.
+// (a trigger line then, which the open block takes as a tactic), line 14 follows.
 TEST(LogDriver, TacticShortcutReadsWhatThePatternsRead) {
+  EXPECT_TRUE(Screen().screen.body_shortcut());
   auto grammar = Grammar::load();
-  {
-    Capture capture;
-    Assembler out(capture);
-    LogContext ctx{*grammar, out, "x"};
-    auto sections = make_log_sections(ctx);
-    EXPECT_TRUE(LogScreen(*grammar, sections).body_shortcut());
-  }
   ReadLimits limits;
   limits.one_pass_min_bytes = 0;
   Capture c = load_capture({fixture("core/tactic_shortcut.log")}, *grammar, limits);
@@ -514,12 +519,9 @@ TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
 // that starts otherwise would be lost. Every line of the fixtures and seeds a pattern with such a
 // list matches (anywhere a screen could see it: after the prefixes) starts with one of them.
 TEST(LogDriver, StartsListsCoverEveryLineTheirPatternsMatch) {
-  auto grammar = Grammar::load();
-  Capture capture;
-  Assembler out(capture);
-  LogContext ctx{*grammar, out, "x"};
-  auto sections = make_log_sections(ctx);
-  const LogScreen screen(*grammar, sections);
+  const Screen setup;
+  const Grammar* grammar = setup.grammar.get();
+  const LogScreen& screen = setup.screen;
   std::vector<std::string> files;
   for (const char* f : {"seed000_int8.log", "core/prefixes.log", "core/two_builds.log",
                         "capture/runtime.log", "core/tactics.log", "failures/oom_tactics.log",
