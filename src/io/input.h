@@ -186,6 +186,8 @@ class BlockReader {
   // False at the end or on stop.
   bool next(ByteBlock& storage, std::string_view& out);
   bool stopped() const { return stopped_; }
+  // The block next() gave last was the input's last.
+  bool at_end() const { return mapped_ ? offset_ >= mapped_->view().size() : eof_; }
   // After a stop: `lines` continues where block mode ended, numbering after `lines_before`.
   void resume_lines(LineReader& lines, uint64_t lines_before);
 

@@ -264,7 +264,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     if (!blocks.next(b->storage, b->bytes)) break;
     if (mapped) b->end_offset = size_t(b->bytes.data() + b->bytes.size() - mapped->view().data());
     // A log that fits one block is screened here: threads would cost more than they save.
-    if (workers <= 1 || (first && b->bytes.size() < limits.log_block_bytes)) {
+    if (workers <= 1 || (first && blocks.at_end())) {
       screen.screen(*b, max_line);
       dispatch.block(*b);
       if (mapped) mapped->release(b->end_offset);
