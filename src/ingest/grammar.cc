@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace trtlens {
 namespace {
@@ -86,14 +87,6 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
     p->line = line_no;
     p->example = example;
     p->versions = versions;
-    RE2::Options opts;
-    opts.set_log_errors(false);
-    opts.set_encoding(RE2::Options::EncodingLatin1);  // bytes: names need not be UTF-8
-    p->re = std::make_unique<RE2>(p->regex, opts);
-    if (!p->re->ok())
-      throw GrammarError(file + ":" + std::to_string(line_no) + ": pattern '" + p->name +
-                         "': " + p->re->error());
-    analyse_start(*p);
     p->contains = split_alternatives(contains);
     p->starts = split_alternatives(starts);
     p->builtin = builtin;
@@ -105,10 +98,44 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
   }
 }
 
+// RE2's compile and its prefix analysis are most of trtlens's start-up, and the patterns are
+// independent: two threads share them. The first bad pattern in file order is reported.
+void Grammar::compile() {
+  std::vector<GrammarPattern*> todo;
+  for (auto& p : patterns_)
+    if (!p->re) todo.push_back(p.get());
+  std::exception_ptr failed[2];
+  auto work = [&](size_t half) {
+    try {
+      for (size_t i = half; i < todo.size(); i += 2) {
+        RE2::Options opts;
+        opts.set_log_errors(false);
+        opts.set_encoding(RE2::Options::EncodingLatin1);  // bytes: names need not be UTF-8
+        todo[i]->re = std::make_unique<RE2>(todo[i]->regex, opts);
+        if (todo[i]->re->ok()) analyse_start(*todo[i]);
+      }
+    } catch (...) {
+      failed[half] = std::current_exception();
+    }
+  };
+  {
+    std::thread other(work, 1);
+    work(0);
+    other.join();
+  }
+  for (const auto& f : failed)
+    if (f) std::rethrow_exception(f);
+  for (const GrammarPattern* p : todo)
+    if (!p->re->ok())
+      throw GrammarError(p->file + ":" + std::to_string(p->line) + ": pattern '" + p->name +
+                         "': " + p->re->error());
+}
+
 std::shared_ptr<const Grammar> Grammar::from_files(
     const std::vector<std::pair<std::string, std::string>>& files) {
   auto g = std::make_shared<Grammar>();
   for (const auto& [name, text] : files) g->add_file(name, text);
+  g->compile();
   for (const auto& p : g->patterns_) {
     if (!g->by_name_.emplace(p->name, p.get()).second)
       throw GrammarError(p->file + ":" + std::to_string(p->line) + ": pattern '" + p->name +

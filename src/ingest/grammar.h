@@ -56,7 +56,8 @@ class Grammar {
   const std::vector<std::unique_ptr<GrammarPattern>>& patterns() const { return patterns_; }
 
  private:
-  void add_file(const std::string& file, const std::string& text);
+  void add_file(const std::string& file, const std::string& text);  // read, not compiled
+  void compile();
 
   std::vector<std::unique_ptr<GrammarPattern>> patterns_;
   std::map<std::string, GrammarPattern*, std::less<>> by_name_;
