@@ -251,8 +251,9 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
 
   BlockReader blocks(in, mapped.get(), limits.log_block_bytes, max_line);
   const size_t one_pass_min = limits.one_pass_min_bytes;
+  // With one thread the compile would only take turns with the reading.
   if (mapped ? mapped->view().size() >= one_pass_min : in.peek(one_pass_min).size() >= one_pass_min)
-    screen.start_one_pass();
+    workers > 1 ? screen.start_one_pass() : screen.enable_one_pass();
   for (bool first = true;; first = false) {
     Owned b;
     if (spare.empty()) {
