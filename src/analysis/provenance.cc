@@ -10,11 +10,12 @@
 namespace trtlens {
 namespace {
 
+// Keys view the model's own strings (the model is not changed while an index lives): copies of
+// every node and tensor name as keys were a sixth of a large names-only build's peak.
 class NodeIndex {
  public:
-  explicit NodeIndex(const OnnxModel& m) {
+  explicit NodeIndex(const OnnxModel& m) : model_(m) {
     for (size_t i = 0; i < m.nodes.size(); ++i) {
-      by_name_.emplace(m.nodes[i].name, i);
       for (const auto& o : m.nodes[i].outputs) producer_.emplace(o.name, i);
       for (const auto& in : m.nodes[i].inputs) consumer_.emplace(in.name, i);  // first wins
     }
@@ -30,9 +31,9 @@ class NodeIndex {
     return unique_prefix_match(tensor_names_, cut);
   }
   std::optional<size_t> node(const std::string& name) const {
-    auto it = by_name_.find(name);
-    if (it == by_name_.end()) return std::nullopt;
-    return it->second;
+    const OnnxNode* n = model_.find(name);
+    if (!n) return std::nullopt;
+    return size_t(n - model_.nodes.data());
   }
   std::optional<size_t> producer(const std::string& tensor) const {
     auto it = producer_.find(tensor);
@@ -49,17 +50,18 @@ class NodeIndex {
   void sort_names() const {
     if (sorted_) return;
     sorted_ = true;
-    for (const auto& [name, i] : by_name_) node_names_.push_back(name);
+    for (const auto& n : model_.nodes) node_names_.push_back(n.name);
     for (const auto* map : {&producer_, &consumer_})
-      for (const auto& [name, i] : *map) tensor_names_.push_back(name);
+      for (const auto& [name, i] : *map) tensor_names_.emplace_back(name);
     for (auto* v : {&node_names_, &tensor_names_}) {
       std::sort(v->begin(), v->end());
       v->erase(std::unique(v->begin(), v->end()), v->end());
     }
   }
 
-  std::unordered_map<std::string, size_t> by_name_, producer_, consumer_;
-  std::set<std::string> initializers_;
+  const OnnxModel& model_;
+  std::unordered_map<std::string_view, size_t> producer_, consumer_;
+  std::unordered_set<std::string_view> initializers_;
   mutable bool sorted_ = false;
   mutable std::vector<std::string> node_names_, tensor_names_;  // sorted
 };
@@ -84,11 +86,12 @@ void infer_nodes(OnnxModel& m, const Build& b) {
     if (seen.insert(n.name).second) listed.push_back(n.name);
   // A name the layer cut short is the listed node it begins, not a node of its own.
   std::sort(listed.begin(), listed.end());
-  // Most layers add a node or two: no doubling copies of the node list.
-  m.nodes.reserve(m.nodes.size() + b.layers.size());
   // A local set: each push_back would make is_initializer() rebuild its index (quadratic).
   std::unordered_set<std::string> inits;
   for (const auto& v : m.initializers) inits.insert(v.name);
+  // The names first, then the node list sized once: a node is large, and growth by doubling
+  // held up to three times the nodes at once.
+  std::vector<std::string> added;
   auto add = [&](const std::string& name) {
     if (inits.count(name) || looks_like_initializer(name)) {
       if (inits.insert(name).second) m.initializers.push_back(OnnxValue{name, "", {}, false});
@@ -96,12 +99,7 @@ void infer_nodes(OnnxModel& m, const Build& b) {
     }
     if (seen.count(name) || unique_prefix_match(listed, name)) return;
     seen.insert(name);
-    OnnxNode n;
-    n.name = name;
-    n.op = op_from_node_name(name);
-    n.index = int(m.nodes.size());
-    n.inferred = true;
-    m.nodes.push_back(std::move(n));
+    added.push_back(name);
   };
   for (const auto& l : b.layers) {
     auto meta = metadata_node_names(l.metadata);
@@ -119,6 +117,16 @@ void infer_nodes(OnnxModel& m, const Build& b) {
       continue;
     }
     for (const auto& n : fused_node_names(p)) add(n);
+  }
+  seen.clear();
+  m.nodes.reserve(m.nodes.size() + added.size());
+  for (auto& name : added) {
+    OnnxNode n;
+    n.op = op_from_node_name(name);
+    n.name = std::move(name);
+    n.index = int(m.nodes.size());
+    n.inferred = true;
+    m.nodes.push_back(std::move(n));
   }
 }
 
@@ -286,7 +294,7 @@ std::string precision_of(const Layer& l) {
 
 // What the log says about a node no layer names.
 void explain_missing(OnnxNode& n, const OnnxModel& m,
-                     const std::unordered_map<std::string, size_t>& layer_of, const Build& b) {
+                     const std::unordered_map<std::string_view, size_t>& layer_of, const Build& b) {
   auto names_it = [&](const std::string& s) {
     return s == n.name || strip_trt_additions(s) == n.name;
   };
@@ -354,7 +362,9 @@ void compute_provenance(Capture& c) {
   NodeIndex index(m);
   Resolver r{m, index, have_model};
 
-  std::unordered_map<std::string, size_t> layer_of;  // node -> layer index (first wins)
+  // Node -> layer index (first wins). The keys view the layers' node lists, which stay put:
+  // m.layers is sized once and a moved vector keeps its elements.
+  std::unordered_map<std::string_view, size_t> layer_of;
   layer_of.reserve(m.nodes.size());
   m.layers.reserve(b->layers.size());
   std::vector<size_t> foreign;
@@ -374,9 +384,9 @@ void compute_provenance(Capture& c) {
     std::vector<std::string> kept;
     for (const auto& n : nodes)
       if (!layer_of.count(n)) kept.push_back(n);
-    nodes = kept;
-    b->layers[li].onnx_nodes = kept;
-    for (const auto& n : kept) layer_of.emplace(n, li);
+    nodes = std::move(kept);
+    b->layers[li].onnx_nodes = nodes;
+    for (const auto& n : nodes) layer_of.emplace(n, li);
   }
 
   std::set<std::string> by_prefix;
@@ -417,7 +427,7 @@ ProvenanceCounts provenance_counts(const Capture& c) {
     ++k.by_op[n.op.empty() ? "?" : n.op][n.fate];
   }
   k.layers = c.onnx.layers.size();
-  for (const auto& l : c.onnx.layers) ++k.layers_by_kind[l.kind];
+  for (const auto& l : c.onnx.layers) ++k.layers_by_kind[std::string(l.kind)];
   const auto& counts = c.onnx.layer_counts;
   if (!counts.empty()) k.network_layers = counts.front().layers;
   for (const auto& lc : counts) {

@@ -59,7 +59,7 @@ TextTable provenance_layers_table(const Build& b, const OnnxModel& m, const re2:
     for (const auto& [cut, full] : lp.prefix_matches)
       notes +=
           (notes.empty() ? "" : "; ") + std::string("name cut short: ") + cut + "... = " + full;
-    t.rows.push_back({std::to_string(i), l.name, l.type, lp.kind,
+    t.rows.push_back({std::to_string(i), l.name, l.type, std::string(lp.kind),
                       l.outputs.empty() ? "" : l.outputs.front().dtype, nodes, notes});
   }
   return t;
