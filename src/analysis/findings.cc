@@ -192,6 +192,14 @@ void add_layer(Finding& f, const Layer& layer) {
   f.onnx_nodes.insert(f.onnx_nodes.end(), layer.onnx_nodes.begin(), layer.onnx_nodes.end());
 }
 
+void add_layers(Finding& f, const std::vector<Layer>& layers, const std::vector<uint32_t>& which) {
+  size_t nodes = f.onnx_nodes.size();
+  for (uint32_t i : which) nodes += layers[i].onnx_nodes.size();
+  f.layers.reserve(f.layers.size() + which.size());
+  f.onnx_nodes.reserve(nodes);
+  for (uint32_t i : which) add_layer(f, layers[i]);
+}
+
 bool is_float(const std::string& d) { return d == "FP32" || d == "FP16" || d == "BF16"; }
 
 bool is_quantized(const std::string& d) {

@@ -1,6 +1,7 @@
 #include "analysis/provenance.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -79,7 +80,8 @@ void dedupe_nodes(OnnxModel& m) {
 // Without a model file, the layer names are the only complete record of the nodes (a log's
 // parse section may be cut short): nodes they name that the list lacks are added, inferred.
 void infer_nodes(OnnxModel& m, const Build& b) {
-  std::unordered_set<std::string> seen;
+  // Views of the listed nodes' names and of `added`, a deque so that its strings stay put.
+  std::unordered_set<std::string_view> seen;
   seen.reserve(m.nodes.size() + b.layers.size());
   std::vector<std::string> listed;
   for (const auto& n : m.nodes)
@@ -91,15 +93,15 @@ void infer_nodes(OnnxModel& m, const Build& b) {
   for (const auto& v : m.initializers) inits.insert(v.name);
   // The names first, then the node list sized once: a node is large, and growth by doubling
   // held up to three times the nodes at once.
-  std::vector<std::string> added;
+  std::deque<std::string> added;
   auto add = [&](const std::string& name) {
     if (inits.count(name) || looks_like_initializer(name)) {
       if (inits.insert(name).second) m.initializers.push_back(OnnxValue{name, "", {}, false});
       return;
     }
     if (seen.count(name) || unique_prefix_match(listed, name)) return;
-    seen.insert(name);
     added.push_back(name);
+    seen.insert(added.back());
   };
   for (const auto& l : b.layers) {
     auto meta = metadata_node_names(l.metadata);
@@ -118,7 +120,7 @@ void infer_nodes(OnnxModel& m, const Build& b) {
     }
     for (const auto& n : fused_node_names(p)) add(n);
   }
-  seen.clear();
+  seen = {};  // before its strings move
   m.nodes.reserve(m.nodes.size() + added.size());
   for (auto& name : added) {
     OnnxNode n;
@@ -292,9 +294,30 @@ std::string precision_of(const Layer& l) {
   return l.outputs.empty() ? "" : l.outputs.front().dtype;
 }
 
+// Node -> the layer that computes it (the first layer to name it), by the node's position: a map
+// keyed by name was a tenth of a large names-only build's peak. Every name a layer's provenance
+// lists is a node of the model.
+class LayerOf {
+ public:
+  explicit LayerOf(const OnnxModel& m) : m_(m), at_(m.nodes.size(), -1) {}
+  int find(const std::string& node) const {
+    const OnnxNode* n = m_.find(node);
+    return n ? at_[size_t(n - m_.nodes.data())] : -1;
+  }
+  void emplace(const std::string& node, size_t layer) {
+    if (const OnnxNode* n = m_.find(node)) {
+      int& at = at_[size_t(n - m_.nodes.data())];
+      if (at < 0) at = int(layer);
+    }
+  }
+
+ private:
+  const OnnxModel& m_;
+  std::vector<int> at_;
+};
+
 // What the log says about a node no layer names.
-void explain_missing(OnnxNode& n, const OnnxModel& m,
-                     const std::unordered_map<std::string_view, size_t>& layer_of, const Build& b) {
+void explain_missing(OnnxNode& n, const OnnxModel& m, const LayerOf& layer_of, const Build& b) {
   auto names_it = [&](const std::string& s) {
     return s == n.name || strip_trt_additions(s) == n.name;
   };
@@ -317,9 +340,9 @@ void explain_missing(OnnxNode& n, const OnnxModel& m,
     }
     if (e.kind == "fuse" && (names_it(e.subject) || names_it(e.other))) {
       const std::string partner = names_it(e.subject) ? e.other : e.subject;
-      auto it = layer_of.find(strip_trt_additions(partner));
-      if (it != layer_of.end()) {
-        const Layer& l = b.layers[it->second];
+      int at = layer_of.find(strip_trt_additions(partner));
+      if (at >= 0) {
+        const Layer& l = b.layers[size_t(at)];
         n.fate = NodeFate::Fused;
         n.layer = l.name;
         n.precision = precision_of(l);
@@ -362,10 +385,7 @@ void compute_provenance(Capture& c) {
   NodeIndex index(m);
   Resolver r{m, index, have_model};
 
-  // Node -> layer index (first wins). The keys view the layers' node lists, which stay put:
-  // m.layers is sized once and a moved vector keeps its elements.
-  std::unordered_map<std::string_view, size_t> layer_of;
-  layer_of.reserve(m.nodes.size());
+  LayerOf layer_of(m);
   m.layers.reserve(b->layers.size());
   std::vector<size_t> foreign;
   for (size_t li = 0; li < b->layers.size(); ++li) {
@@ -383,7 +403,7 @@ void compute_provenance(Capture& c) {
     auto& nodes = m.layers[li].nodes;
     std::vector<std::string> kept;
     for (const auto& n : nodes)
-      if (!layer_of.count(n)) kept.push_back(n);
+      if (layer_of.find(n) < 0) kept.push_back(n);
     nodes = std::move(kept);
     b->layers[li].onnx_nodes = nodes;
     for (const auto& n : nodes) layer_of.emplace(n, li);
@@ -398,13 +418,13 @@ void compute_provenance(Capture& c) {
     n.reason.clear();
     n.precision.clear();
     n.matched_by = by_prefix.count(n.name) ? "prefix" : "";
-    auto it = layer_of.find(n.name);
-    if (it == layer_of.end()) {
+    const int at = layer_of.find(n.name);
+    if (at < 0) {
       explain_missing(n, m, layer_of, *b);
       continue;
     }
-    const Layer& l = b->layers[it->second];
-    const LayerProvenance& lp = m.layers[it->second];
+    const Layer& l = b->layers[size_t(at)];
+    const LayerProvenance& lp = m.layers[size_t(at)];
     n.layer = l.name;
     n.precision = precision_of(l);
     for (const auto& other : lp.nodes)
