@@ -193,7 +193,6 @@ struct Resolver {
 
 LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::string>& notes) {
   LayerProvenance lp;
-  lp.layer = l.name;
   ParsedLayerName p = parse_layer_name(l.name);
   auto meta = metadata_node_names(l.metadata);
   if (!meta.empty()) {
@@ -344,7 +343,7 @@ void explain_missing(OnnxNode& n, const OnnxModel& m, const LayerOf& layer_of, c
       if (at >= 0) {
         const Layer& l = b.layers[size_t(at)];
         n.fate = NodeFate::Fused;
-        n.layer = l.name;
+        n.layer_index = at;
         n.precision = precision_of(l);
         n.fused_with = {strip_trt_additions(partner)};
         n.reason =
@@ -413,7 +412,7 @@ void compute_provenance(Capture& c) {
   for (const auto& lp : m.layers)
     for (const auto& [cut, full] : lp.prefix_matches) by_prefix.insert(full);
   for (auto& n : m.nodes) {
-    n.layer.clear();
+    n.layer_index = -1;
     n.fused_with.clear();
     n.reason.clear();
     n.precision.clear();
@@ -425,7 +424,7 @@ void compute_provenance(Capture& c) {
     }
     const Layer& l = b->layers[size_t(at)];
     const LayerProvenance& lp = m.layers[size_t(at)];
-    n.layer = l.name;
+    n.layer_index = at;
     n.precision = precision_of(l);
     for (const auto& other : lp.nodes)
       if (other != n.name) n.fused_with.push_back(other);

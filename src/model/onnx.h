@@ -39,6 +39,9 @@ struct OnnxNode {
   bool unnamed = false;   // the name was made up as <op>_<index>
   bool inferred = false;  // known only from layer names (no .onnx file, no parse section)
   NodeFate fate = NodeFate::Unknown;  // (provenance; next to the flags: no padding between)
+  // The final build's layer that computes it (provenance), -1 for none: node_layer() gives its
+  // name (a copy of the name per node was a tenth of a names-only build).
+  int layer_index = -1;
   std::vector<OnnxValue> inputs;
   std::vector<OnnxValue> outputs;
   // "Using kernel: (3, 3), strides: ..., numOutputs: 32" (convolutions in the parse section).
@@ -51,7 +54,6 @@ struct OnnxNode {
   const std::vector<int64_t>& kernel() const;
 
   // Filled by analysis/provenance.
-  std::string layer;                    // the engine layer that computes it (final build)
   std::vector<std::string> fused_with;  // other nodes in that layer
   std::string reason;                   // elimination reason when the log says
   std::string precision;                // dtype the node ends up computing in
@@ -78,8 +80,8 @@ struct LayerCount {
 };
 
 // What one engine layer of the final build holds (filled by analysis/provenance).
+// Parallel to the final build's layers (the layer's name is there).
 struct LayerProvenance {
-  std::string layer;
   std::string_view kind;  // onnx, myelin, reformat, copy, internal, other (a literal)
   std::vector<std::string> nodes;
   std::vector<std::string> initializers;
