@@ -85,7 +85,7 @@ TEST(OnnxParse, NodesTensorsAndKernelFromSeed000) {
   EXPECT_EQ(conv->inputs[1].dtype, "FP32");
   ASSERT_EQ(conv->outputs.size(), 1u);
   EXPECT_EQ(conv->outputs[0].name, "660");
-  EXPECT_EQ(conv->kernel, (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(conv->kernel(), (std::vector<int64_t>{3, 3}));
   EXPECT_EQ(conv->num_outputs, 32);
   const OnnxNode* k = c.onnx.find("Constant_1");
   ASSERT_NE(k, nullptr);

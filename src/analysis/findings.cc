@@ -91,13 +91,24 @@ int rule_order(const std::string& id) {
 namespace {
 
 // Keeps the first of each name, in order.
+// Through positions sorted by name, then compacted in place: a finding over a whole build lists
+// every layer and its nodes, and a set of them (or a second list) was a tenth of a large
+// profile's peak.
 void unique_names(std::vector<std::string>& names) {
-  std::unordered_set<std::string_view> seen;
-  std::vector<std::string> kept;
-  kept.reserve(names.size());
-  for (auto& n : names)
-    if (seen.insert(n).second) kept.push_back(n);
-  names = std::move(kept);
+  std::vector<uint32_t> order(names.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = uint32_t(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+  std::vector<bool> dup(names.size());
+  for (size_t i = 1; i < order.size(); ++i)
+    if (names[order[i]] == names[order[i - 1]]) dup[order[i]] = true;  // a later equal name
+  size_t kept = 0;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (!dup[i]) {
+      if (kept != i) names[kept] = std::move(names[i]);
+      ++kept;
+    }
+  names.resize(kept);
 }
 
 }  // namespace
@@ -179,6 +190,14 @@ Finding make_finding(const BuildView& v, const char* id, Severity severity, std:
 void add_layer(Finding& f, const Layer& layer) {
   f.layers.push_back(layer.name);
   f.onnx_nodes.insert(f.onnx_nodes.end(), layer.onnx_nodes.begin(), layer.onnx_nodes.end());
+}
+
+void add_layers(Finding& f, const std::vector<Layer>& layers, const std::vector<uint32_t>& which) {
+  size_t nodes = f.onnx_nodes.size();
+  for (uint32_t i : which) nodes += layers[i].onnx_nodes.size();
+  f.layers.reserve(f.layers.size() + which.size());
+  f.onnx_nodes.reserve(nodes);
+  for (uint32_t i : which) add_layer(f, layers[i]);
 }
 
 bool is_float(const std::string& d) { return d == "FP32" || d == "FP16" || d == "BF16"; }

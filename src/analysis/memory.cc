@@ -432,7 +432,7 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
         return element_bytes(l.inputs.front().dtype, elements);
       };
       m.weight_bytes.reset();
-      m.weight_source.clear();
+      m.weight_source = {};
       m.weight_nodes.clear();
       const auto& attrs = l.attributes;
       auto stored = stored_weights(attrs);

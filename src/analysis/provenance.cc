@@ -1,6 +1,7 @@
 #include "analysis/provenance.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -10,11 +11,12 @@
 namespace trtlens {
 namespace {
 
+// Keys view the model's own strings (the model is not changed while an index lives): copies of
+// every node and tensor name as keys were a sixth of a large names-only build's peak.
 class NodeIndex {
  public:
-  explicit NodeIndex(const OnnxModel& m) {
+  explicit NodeIndex(const OnnxModel& m) : model_(m) {
     for (size_t i = 0; i < m.nodes.size(); ++i) {
-      by_name_.emplace(m.nodes[i].name, i);
       for (const auto& o : m.nodes[i].outputs) producer_.emplace(o.name, i);
       for (const auto& in : m.nodes[i].inputs) consumer_.emplace(in.name, i);  // first wins
     }
@@ -30,9 +32,9 @@ class NodeIndex {
     return unique_prefix_match(tensor_names_, cut);
   }
   std::optional<size_t> node(const std::string& name) const {
-    auto it = by_name_.find(name);
-    if (it == by_name_.end()) return std::nullopt;
-    return it->second;
+    const OnnxNode* n = model_.find(name);
+    if (!n) return std::nullopt;
+    return size_t(n - model_.nodes.data());
   }
   std::optional<size_t> producer(const std::string& tensor) const {
     auto it = producer_.find(tensor);
@@ -49,17 +51,18 @@ class NodeIndex {
   void sort_names() const {
     if (sorted_) return;
     sorted_ = true;
-    for (const auto& [name, i] : by_name_) node_names_.push_back(name);
+    for (const auto& n : model_.nodes) node_names_.push_back(n.name);
     for (const auto* map : {&producer_, &consumer_})
-      for (const auto& [name, i] : *map) tensor_names_.push_back(name);
+      for (const auto& [name, i] : *map) tensor_names_.emplace_back(name);
     for (auto* v : {&node_names_, &tensor_names_}) {
       std::sort(v->begin(), v->end());
       v->erase(std::unique(v->begin(), v->end()), v->end());
     }
   }
 
-  std::unordered_map<std::string, size_t> by_name_, producer_, consumer_;
-  std::set<std::string> initializers_;
+  const OnnxModel& model_;
+  std::unordered_map<std::string_view, size_t> producer_, consumer_;
+  std::unordered_set<std::string_view> initializers_;
   mutable bool sorted_ = false;
   mutable std::vector<std::string> node_names_, tensor_names_;  // sorted
 };
@@ -77,31 +80,28 @@ void dedupe_nodes(OnnxModel& m) {
 // Without a model file, the layer names are the only complete record of the nodes (a log's
 // parse section may be cut short): nodes they name that the list lacks are added, inferred.
 void infer_nodes(OnnxModel& m, const Build& b) {
-  std::unordered_set<std::string> seen;
+  // Views of the listed nodes' names and of `added`, a deque so that its strings stay put.
+  std::unordered_set<std::string_view> seen;
   seen.reserve(m.nodes.size() + b.layers.size());
   std::vector<std::string> listed;
   for (const auto& n : m.nodes)
     if (seen.insert(n.name).second) listed.push_back(n.name);
   // A name the layer cut short is the listed node it begins, not a node of its own.
   std::sort(listed.begin(), listed.end());
-  // Most layers add a node or two: no doubling copies of the node list.
-  m.nodes.reserve(m.nodes.size() + b.layers.size());
   // A local set: each push_back would make is_initializer() rebuild its index (quadratic).
   std::unordered_set<std::string> inits;
   for (const auto& v : m.initializers) inits.insert(v.name);
+  // The names first, then the node list sized once: a node is large, and growth by doubling
+  // held up to three times the nodes at once.
+  std::deque<std::string> added;
   auto add = [&](const std::string& name) {
     if (inits.count(name) || looks_like_initializer(name)) {
       if (inits.insert(name).second) m.initializers.push_back(OnnxValue{name, "", {}, false});
       return;
     }
     if (seen.count(name) || unique_prefix_match(listed, name)) return;
-    seen.insert(name);
-    OnnxNode n;
-    n.name = name;
-    n.op = op_from_node_name(name);
-    n.index = int(m.nodes.size());
-    n.inferred = true;
-    m.nodes.push_back(std::move(n));
+    added.push_back(name);
+    seen.insert(added.back());
   };
   for (const auto& l : b.layers) {
     auto meta = metadata_node_names(l.metadata);
@@ -119,6 +119,16 @@ void infer_nodes(OnnxModel& m, const Build& b) {
       continue;
     }
     for (const auto& n : fused_node_names(p)) add(n);
+  }
+  seen = {};  // before its strings move
+  m.nodes.reserve(m.nodes.size() + added.size());
+  for (auto& name : added) {
+    OnnxNode n;
+    n.op = op_from_node_name(name);
+    n.name = std::move(name);
+    n.index = int(m.nodes.size());
+    n.inferred = true;
+    m.nodes.push_back(std::move(n));
   }
 }
 
@@ -183,7 +193,6 @@ struct Resolver {
 
 LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::string>& notes) {
   LayerProvenance lp;
-  lp.layer = l.name;
   ParsedLayerName p = parse_layer_name(l.name);
   auto meta = metadata_node_names(l.metadata);
   if (!meta.empty()) {
@@ -284,9 +293,30 @@ std::string precision_of(const Layer& l) {
   return l.outputs.empty() ? "" : l.outputs.front().dtype;
 }
 
+// Node -> the layer that computes it (the first layer to name it), by the node's position: a map
+// keyed by name was a tenth of a large names-only build's peak. Every name a layer's provenance
+// lists is a node of the model.
+class LayerOf {
+ public:
+  explicit LayerOf(const OnnxModel& m) : m_(m), at_(m.nodes.size(), -1) {}
+  int find(const std::string& node) const {
+    const OnnxNode* n = m_.find(node);
+    return n ? at_[size_t(n - m_.nodes.data())] : -1;
+  }
+  void emplace(const std::string& node, size_t layer) {
+    if (const OnnxNode* n = m_.find(node)) {
+      int& at = at_[size_t(n - m_.nodes.data())];
+      if (at < 0) at = int(layer);
+    }
+  }
+
+ private:
+  const OnnxModel& m_;
+  std::vector<int> at_;
+};
+
 // What the log says about a node no layer names.
-void explain_missing(OnnxNode& n, const OnnxModel& m,
-                     const std::unordered_map<std::string, size_t>& layer_of, const Build& b) {
+void explain_missing(OnnxNode& n, const OnnxModel& m, const LayerOf& layer_of, const Build& b) {
   auto names_it = [&](const std::string& s) {
     return s == n.name || strip_trt_additions(s) == n.name;
   };
@@ -309,11 +339,11 @@ void explain_missing(OnnxNode& n, const OnnxModel& m,
     }
     if (e.kind == "fuse" && (names_it(e.subject) || names_it(e.other))) {
       const std::string partner = names_it(e.subject) ? e.other : e.subject;
-      auto it = layer_of.find(strip_trt_additions(partner));
-      if (it != layer_of.end()) {
-        const Layer& l = b.layers[it->second];
+      int at = layer_of.find(strip_trt_additions(partner));
+      if (at >= 0) {
+        const Layer& l = b.layers[size_t(at)];
         n.fate = NodeFate::Fused;
-        n.layer = l.name;
+        n.layer_index = at;
         n.precision = precision_of(l);
         n.fused_with = {strip_trt_additions(partner)};
         n.reason =
@@ -354,8 +384,7 @@ void compute_provenance(Capture& c) {
   NodeIndex index(m);
   Resolver r{m, index, have_model};
 
-  std::unordered_map<std::string, size_t> layer_of;  // node -> layer index (first wins)
-  layer_of.reserve(m.nodes.size());
+  LayerOf layer_of(m);
   m.layers.reserve(b->layers.size());
   std::vector<size_t> foreign;
   for (size_t li = 0; li < b->layers.size(); ++li) {
@@ -373,29 +402,29 @@ void compute_provenance(Capture& c) {
     auto& nodes = m.layers[li].nodes;
     std::vector<std::string> kept;
     for (const auto& n : nodes)
-      if (!layer_of.count(n)) kept.push_back(n);
-    nodes = kept;
-    b->layers[li].onnx_nodes = kept;
-    for (const auto& n : kept) layer_of.emplace(n, li);
+      if (layer_of.find(n) < 0) kept.push_back(n);
+    nodes = std::move(kept);
+    b->layers[li].onnx_nodes = nodes;
+    for (const auto& n : nodes) layer_of.emplace(n, li);
   }
 
   std::set<std::string> by_prefix;
   for (const auto& lp : m.layers)
     for (const auto& [cut, full] : lp.prefix_matches) by_prefix.insert(full);
   for (auto& n : m.nodes) {
-    n.layer.clear();
+    n.layer_index = -1;
     n.fused_with.clear();
     n.reason.clear();
     n.precision.clear();
     n.matched_by = by_prefix.count(n.name) ? "prefix" : "";
-    auto it = layer_of.find(n.name);
-    if (it == layer_of.end()) {
+    const int at = layer_of.find(n.name);
+    if (at < 0) {
       explain_missing(n, m, layer_of, *b);
       continue;
     }
-    const Layer& l = b->layers[it->second];
-    const LayerProvenance& lp = m.layers[it->second];
-    n.layer = l.name;
+    const Layer& l = b->layers[size_t(at)];
+    const LayerProvenance& lp = m.layers[size_t(at)];
+    n.layer_index = at;
     n.precision = precision_of(l);
     for (const auto& other : lp.nodes)
       if (other != n.name) n.fused_with.push_back(other);
@@ -417,7 +446,7 @@ ProvenanceCounts provenance_counts(const Capture& c) {
     ++k.by_op[n.op.empty() ? "?" : n.op][n.fate];
   }
   k.layers = c.onnx.layers.size();
-  for (const auto& l : c.onnx.layers) ++k.layers_by_kind[l.kind];
+  for (const auto& l : c.onnx.layers) ++k.layers_by_kind[std::string(l.kind)];
   const auto& counts = c.onnx.layer_counts;
   if (!counts.empty()) k.network_layers = counts.front().layers;
   for (const auto& lc : counts) {

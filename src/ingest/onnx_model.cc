@@ -137,6 +137,8 @@ OnnxModel read_onnx_model_fd(const std::string& path, int fd) {
     return v;
   };
 
+  // One origin for every node of the file.
+  auto origin = std::make_shared<const OnnxNodeOrigin>(OnnxNodeOrigin{SourceLoc{path, 0}, {}});
   std::set<std::string> names;
   for (const auto& n : g.node())
     if (!n.name().empty()) names.insert(n.name());
@@ -156,7 +158,7 @@ OnnxModel read_onnx_model_fd(const std::string& path, int fd) {
       if (!in.empty()) node.inputs.push_back(value(in));
     for (const auto& out : n.output())
       if (!out.empty()) node.outputs.push_back(value(out));
-    node.source = SourceLoc{path, 0};
+    node.origin = origin;
     m.nodes.push_back(std::move(node));
   }
   m.shape_model = shape_model(proto);

@@ -59,10 +59,12 @@ bool parse_fields(std::string_view s, ProfileRow& row, std::vector<std::string>&
     if (!consume(s, ":")) return false;
     s = skip_ws(s);
     bool ok = false;
-    std::optional<double> v = take_number(s, ok);
-    if (!ok) return false;
-    if (!std::isfinite(*v)) {
-      problems.push_back("'" + row.name + "': " + key + " is " + (std::isnan(*v) ? "nan" : "inf"));
+    std::optional<double> number = take_number(s, ok);
+    if (!ok || !number) return false;
+    Maybe<double> v = *number;
+    if (!std::isfinite(*number)) {
+      problems.push_back("'" + row.name + "': " + key + " is " +
+                         (std::isnan(*number) ? "nan" : "inf"));
       v.reset();
     }
     if (key == "timeMs")

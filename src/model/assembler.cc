@@ -661,7 +661,7 @@ void Assembler::onnx_parse_node(const std::string& name, const std::string& op, 
     n.name = name;
     n.op = op;
     n.index = int(m.nodes.size());
-    n.source = where;
+    n.origin = std::make_shared<const OnnxNodeOrigin>(OnnxNodeOrigin{where, {}});
     m.nodes.push_back(std::move(n));
     i = int(m.nodes.size()) - 1;
   }
@@ -685,7 +685,7 @@ void Assembler::onnx_parse_node_io(const std::string& node, bool outputs,
 void Assembler::onnx_parse_kernel(std::vector<int64_t> kernel, int64_t num_outputs) {
   if (onnx_parse_current_ < 0) return;
   OnnxNode& n = capture_.onnx.nodes[size_t(onnx_parse_current_)];
-  n.kernel = std::move(kernel);
+  n.origin = std::make_shared<const OnnxNodeOrigin>(OnnxNodeOrigin{n.source(), std::move(kernel)});
   n.num_outputs = num_outputs;
 }
 

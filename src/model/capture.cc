@@ -42,6 +42,13 @@ const char* to_string(Latency::Source s) {
   return "none";
 }
 
+const std::string& node_layer(const Build* final, const OnnxNode& n) {
+  static const std::string none;
+  return final && n.layer_index >= 0 && size_t(n.layer_index) < final->layers.size()
+             ? final->layers[size_t(n.layer_index)].name
+             : none;
+}
+
 const Build* Capture::final_build() const {
   for (const auto& b : builds)
     if (b.final) return &b;

@@ -174,4 +174,8 @@ struct Capture {
   const Build* final_build() const;
 };
 
+// The name of the final build's layer that computes `n` ("" when none); `final` is
+// Capture::final_build().
+const std::string& node_layer(const Build* final, const OnnxNode& n);
+
 }  // namespace trtlens

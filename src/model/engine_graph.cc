@@ -32,13 +32,21 @@ EngineGraphImpl& EngineGraph::g() {
   return *impl_;
 }
 
+const std::string& EngineGraph::tensor_of(const GraphVertex& v) const {
+  static const std::string none;
+  const auto& names = v.kind == VertexKind::Input ? inputs : outputs;
+  return v.kind != VertexKind::Layer && v.tensor >= 0 && size_t(v.tensor) < names.size()
+             ? names[size_t(v.tensor)]
+             : none;
+}
+
 EngineGraph build_engine_graph(const std::vector<Layer>& layers,
                                const std::vector<Binding>& bindings) {
   EngineGraph eg;
   auto& g = eg.g();
   eg.layer_vertex.reserve(layers.size());
   for (size_t i = 0; i < layers.size(); ++i) {
-    eg.layer_vertex.push_back(boost::add_vertex(GraphVertex{VertexKind::Layer, int(i), {}}, g));
+    eg.layer_vertex.push_back(boost::add_vertex(GraphVertex{VertexKind::Layer, int(i), -1}, g));
   }
 
   struct Producer {
@@ -77,7 +85,8 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
       }
       auto [it, fresh] = input_vertex.try_emplace(name);
       if (fresh) {
-        it->second = boost::add_vertex(GraphVertex{VertexKind::Input, -1, name}, g);
+        it->second =
+            boost::add_vertex(GraphVertex{VertexKind::Input, -1, int(eg.inputs.size())}, g);
         eg.inputs.push_back(name);
       }
       boost::add_edge(it->second, eg.layer_vertex[i], GraphEdge{name, -1, int(k)}, g);
@@ -121,8 +130,9 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
   auto add_output = [&](const std::string& name) {
     auto it = producer.find(name);
     if (it == producer.end()) return;
-    auto v = boost::add_vertex(GraphVertex{VertexKind::Output, -1, name}, g);
-    boost::add_edge(eg.layer_vertex[it->second.layer], v, GraphEdge{name, it->second.output, -1}, g);
+    auto v = boost::add_vertex(GraphVertex{VertexKind::Output, -1, int(eg.outputs.size())}, g);
+    boost::add_edge(eg.layer_vertex[it->second.layer], v, GraphEdge{name, it->second.output, -1},
+                    g);
     eg.outputs.push_back(name);
   };
   if (!bindings.empty()) {

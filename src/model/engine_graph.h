@@ -2,12 +2,11 @@
 // producer to consumer (a tensor read by three layers is three edges).
 #pragma once
 
+#include <boost/graph/adjacency_list.hpp>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <boost/graph/adjacency_list.hpp>
 
 namespace trtlens {
 
@@ -18,8 +17,8 @@ enum class VertexKind { Layer, Input, Output };
 
 struct GraphVertex {
   VertexKind kind = VertexKind::Layer;
-  int layer = -1;       // index into Build::layers for Layer vertices
-  std::string tensor;   // tensor name for Input/Output vertices
+  int layer = -1;   // index into Build::layers for Layer vertices
+  int tensor = -1;  // index into EngineGraph::inputs / outputs for Input / Output vertices
 };
 
 struct GraphEdge {
@@ -28,8 +27,8 @@ struct GraphEdge {
   int consumer_input = -1;   // index into the consumer layer's inputs (-1 for graph outputs)
 };
 
-using EngineGraphImpl = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
-                                              GraphVertex, GraphEdge>;
+using EngineGraphImpl =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, GraphVertex, GraphEdge>;
 
 // Boost's adjacency_list has no move constructor (a "move" copies every vertex and edge), so
 // the graph lives behind a pointer: builds and captures move in O(1) and never throw doing so.
@@ -40,6 +39,9 @@ struct EngineGraph {
   EngineGraph(EngineGraph&&) noexcept = default;
   EngineGraph& operator=(EngineGraph&&) noexcept = default;
   ~EngineGraph();
+
+  // The tensor an Input or Output vertex stands for.
+  const std::string& tensor_of(const GraphVertex& v) const;
 
   // A moved-from graph reads as empty.
   const EngineGraphImpl& g() const;

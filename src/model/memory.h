@@ -4,30 +4,33 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "model/maybe.h"
 
 namespace trtlens {
 
 struct LayerMemory {
   // The seed's convention: bytes of inputs, weights (at the input's element size) and outputs.
   // nullopt = unknown (dynamic dims without shapes, unknown dtype, weights not given).
-  std::optional<uint64_t> input_bytes;
-  std::optional<uint64_t> weight_bytes;
-  std::optional<uint64_t> output_bytes;
+  Maybe<uint64_t> input_bytes;
+  Maybe<uint64_t> weight_bytes;
+  Maybe<uint64_t> output_bytes;
   // Weights and bias by their own stored type (JSON "Weights"/"Bias" {Type, Count}).
-  std::optional<uint64_t> weights_stored_bytes;
-  std::optional<uint64_t> bias_stored_bytes;
-  std::string weight_source;  // "layer-json", "onnx-parse", "" (unknown)
+  Maybe<uint64_t> weights_stored_bytes;
+  Maybe<uint64_t> bias_stored_bytes;
+  std::string_view weight_source;  // "layer-json", "onnx-parse", "" (unknown): a literal
   // What TensorRT printed: "Layer: X Host Persistent: N Device Persistent: N Scratch Memory: N".
-  std::optional<uint64_t> host_persistent;
-  std::optional<uint64_t> device_persistent;
-  std::optional<uint64_t> scratch;
+  Maybe<uint64_t> host_persistent;
+  Maybe<uint64_t> device_persistent;
+  Maybe<uint64_t> scratch;
   // The layer's footprint, the one per-layer memory figure every output shows: input + weights
   // + output. total_bytes when all three are known; footprint_floor_bytes is the sum of the
   // known parts (a lower bound, shown as ">= X" and ranked by that), nullopt when none is.
-  std::optional<uint64_t> total_bytes;
-  std::optional<uint64_t> footprint_floor_bytes;
+  Maybe<uint64_t> total_bytes;
+  Maybe<uint64_t> footprint_floor_bytes;
   std::vector<std::string> weight_nodes;  // ONNX nodes whose initializers were counted
 };
 

@@ -6,37 +6,62 @@ namespace trtlens {
 
 const char* to_string(NodeFate f) {
   switch (f) {
-    case NodeFate::Unknown: return "unknown";
-    case NodeFate::Standalone: return "standalone";
-    case NodeFate::Fused: return "fused";
-    case NodeFate::InMyelin: return "in-myelin";
-    case NodeFate::Eliminated: return "eliminated";
+    case NodeFate::Unknown:
+      return "unknown";
+    case NodeFate::Standalone:
+      return "standalone";
+    case NodeFate::Fused:
+      return "fused";
+    case NodeFate::InMyelin:
+      return "in-myelin";
+    case NodeFate::Eliminated:
+      return "eliminated";
   }
   return "unknown";
 }
 
 namespace {
 
-// Position of the first element named `name`; the index is rebuilt when the vector moved or
-// changed size, and a hit is checked against the element itself.
-template <class T>
-const T* lookup(const std::vector<T>& items, auto& index, const std::string& name) {
-  auto rebuild = [&] {
-    index.at.clear();
+// The first element named `name`. The index is rebuilt when the vector moved or changed size;
+// a probe compares the element's current name, so a renamed element is never a wrong hit.
+template <class T, class Index>
+const T* lookup(const std::vector<T>& items, Index& index, const std::string& name) {
+  std::hash<std::string_view> hash;
+  if (index.data != items.data() || index.size != items.size()) {
     index.data = items.data();
     index.size = items.size();
-    for (size_t i = items.size(); i-- > 0;) index.at[items[i].name] = i;
-  };
-  if (index.data != items.data() || index.size != items.size()) rebuild();
-  auto it = index.at.find(name);
-  if (it != index.at.end() && (it->second >= items.size() || items[it->second].name != name)) {
-    rebuild();
-    it = index.at.find(name);
+    size_t cap = 16;
+    while (cap < items.size() * 2) cap *= 2;
+    index.slots.assign(cap, 0);
+    for (size_t i = 0; i < items.size(); ++i)
+      for (size_t s = hash(items[i].name) & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        uint32_t& slot = index.slots[s];
+        if (!slot) {
+          slot = uint32_t(i + 1);
+          break;
+        }
+        if (items[slot - 1].name == items[i].name) break;  // the first of a name wins
+      }
   }
-  return it == index.at.end() ? nullptr : &items[it->second];
+  const size_t mask = index.slots.size() - 1;
+  for (size_t s = hash(name) & mask;; s = (s + 1) & mask) {
+    uint32_t slot = index.slots[s];
+    if (!slot) return nullptr;
+    if (items[slot - 1].name == name) return &items[slot - 1];
+  }
 }
 
 }  // namespace
+
+const SourceLoc& OnnxNode::source() const {
+  static const SourceLoc none;
+  return origin ? origin->source : none;
+}
+
+const std::vector<int64_t>& OnnxNode::kernel() const {
+  static const std::vector<int64_t> none;
+  return origin ? origin->kernel : none;
+}
 
 const OnnxNode* OnnxModel::find(const std::string& name) const {
   return lookup(nodes, node_index_, name);

@@ -4,12 +4,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "model/maybe.h"
 #include "model/source.h"
 
 namespace trtlens {
@@ -24,28 +27,39 @@ struct OnnxValue {
 enum class NodeFate { Unknown, Standalone, Fused, InMyelin, Eliminated };
 const char* to_string(NodeFate f);
 
+struct OnnxNodeOrigin {
+  SourceLoc source;
+  std::vector<int64_t> kernel;
+};
+
 struct OnnxNode {
   std::string name;
   std::string op;
-  int index = -1;        // graph order
-  bool unnamed = false;  // the name was made up as <op>_<index>
+  int index = -1;         // graph order
+  bool unnamed = false;   // the name was made up as <op>_<index>
+  bool inferred = false;  // known only from layer names (no .onnx file, no parse section)
+  NodeFate fate = NodeFate::Unknown;  // (provenance; next to the flags: no padding between)
+  // The final build's layer that computes it (provenance), -1 for none: node_layer() gives its
+  // name (a copy of the name per node was a tenth of a names-only build).
+  int layer_index = -1;
   std::vector<OnnxValue> inputs;
   std::vector<OnnxValue> outputs;
   // "Using kernel: (3, 3), strides: ..., numOutputs: 32" (convolutions in the parse section).
-  std::vector<int64_t> kernel;
-  std::optional<int64_t> num_outputs;
-  std::optional<int64_t> groups;
-  SourceLoc source;
+  Maybe<int64_t> num_outputs;
+  Maybe<int64_t> groups;
+  // Where the node was read and its kernel: rarely set, rarely read, and shared by the nodes of
+  // one model file (a node named only by a layer has none; it is large enough without them).
+  std::shared_ptr<const OnnxNodeOrigin> origin;
+  const SourceLoc& source() const;
+  const std::vector<int64_t>& kernel() const;
 
   // Filled by analysis/provenance.
-  NodeFate fate = NodeFate::Unknown;
-  std::string layer;                    // the engine layer that computes it (final build)
   std::vector<std::string> fused_with;  // other nodes in that layer
   std::string reason;                   // elimination reason when the log says
   std::string precision;                // dtype the node ends up computing in
-  bool inferred = false;  // known only from layer names (no .onnx file, no parse section)
   // "prefix": the layer names it cut short (the name printed is a prefix of this one only).
-  std::string matched_by;
+  // A view of a literal: a string per node for one of two words.
+  std::string_view matched_by;
 };
 
 // A fusion/elimination line of the verbose log ("ConvReluFusion: Fusing Conv_0 with Relu_1",
@@ -66,9 +80,9 @@ struct LayerCount {
 };
 
 // What one engine layer of the final build holds (filled by analysis/provenance).
+// Parallel to the final build's layers (the layer's name is there).
 struct LayerProvenance {
-  std::string layer;
-  std::string kind;  // onnx, myelin, reformat, copy, internal, other
+  std::string_view kind;  // onnx, myelin, reformat, copy, internal, other (a literal)
   std::vector<std::string> nodes;
   std::vector<std::string> initializers;
   std::string attached_to;  // reformat: the layer it serves; copy: the tensor copied
@@ -117,10 +131,13 @@ struct OnnxModel {
   bool is_initializer(const std::string& name) const;
 
  private:
+  // Open addressing over positions (0 = empty, else position + 1), probed by comparing the
+  // element's own name: no copy of each name as a key (a map of strings was 160 B a node, and
+  // an engine named only by its layers has two nodes a layer).
   struct Index {
     const void* data = nullptr;
     size_t size = 0;
-    std::unordered_map<std::string, size_t> at;
+    std::vector<uint32_t> slots;
   };
   mutable Index node_index_, initializer_index_;
 };

@@ -22,7 +22,8 @@ void merge_onnx_model(OnnxModel& into, OnnxModel from) {
     for (auto& v : n.outputs)
       for (const auto& lv : l.outputs)
         if (lv.name == v.name && !v.has_dims && lv.has_dims) v = lv;
-    n.kernel = l.kernel;
+    if (l.kernel() != n.kernel())
+      n.origin = std::make_shared<const OnnxNodeOrigin>(OnnxNodeOrigin{n.source(), l.kernel()});
     n.num_outputs = l.num_outputs;
     n.groups = l.groups;
   }

@@ -10,10 +10,12 @@
 #include <utility>
 #include <vector>
 
+#include "model/maybe.h"
+
 namespace trtlens {
 
 struct LayerTime {
-  std::optional<double> total_ms, average_ms, median_ms, percentage;
+  Maybe<double> total_ms, average_ms, median_ms, percentage;
   std::string profile_row;  // the profile's name for this layer when it differs
 };
 
@@ -27,7 +29,7 @@ struct TimeGroup {
 // One row of a per-layer profile (--exportProfile JSON or a --dumpProfile table), as given.
 struct ProfileRow {
   std::string name;  // verbatim (tables: trimmed of alignment padding)
-  std::optional<double> total_ms, average_ms, median_ms, percentage;  // absent when non-finite
+  Maybe<double> total_ms, average_ms, median_ms, percentage;  // absent when non-finite
   uint64_t line = 0;
 };
 
@@ -46,8 +48,8 @@ struct BuildProfile {
   int joined_by_suffix = 0;           // of which through " [profile N]" or a truncated name
   double sum_average_ms = 0;          // Σ per-layer averages (analysis)
   double sum_percentage = 0;
-  std::optional<double> gpu_compute_ms;  // the run's GPU Compute Time (median, else mean)
-  std::string gpu_compute_from;          // "path: performance summary" / "path: times"
+  std::optional<double> gpu_compute_ms;          // the run's GPU Compute Time (median, else mean)
+  std::string gpu_compute_from;                  // "path: performance summary" / "path: times"
   std::vector<TimeGroup> by_type, by_precision;  // sorted by average, largest first
   TimeGroup reformat;                            // Reformat layers / "Reformatting CopyNode"
 };
@@ -57,7 +59,7 @@ struct PerfFigure {
   std::string metric;  // "Throughput", "Latency", "GPU Compute Time", ...
   std::string stat;    // "min", "max", "mean", "median", "percentile(90%)", "" for scalars
   double value = 0;
-  std::string unit;    // "ms", "qps", "s"
+  std::string unit;  // "ms", "qps", "s"
 };
 
 // One query of an --exportTimes trace; NaN where the key set lacks the field.

@@ -16,6 +16,10 @@ template <class T>
 json opt(const std::optional<T>& v) {
   return v ? json(*v) : json();
 }
+template <class T>
+json opt(const Maybe<T>& v) {
+  return v ? json(*v) : json();
+}
 
 std::string opt_ms(const std::optional<double>& v) { return v ? human_ms(*v) : "-"; }
 

@@ -357,7 +357,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     for (Vertex v = 0; v < nv; ++v) {
       const GraphVertex& gv = g[v];
       const std::string& name =
-          gv.kind == VertexKind::Layer ? b.layers[size_t(gv.layer)].name : gv.tensor;
+          gv.kind == VertexKind::Layer ? b.layers[size_t(gv.layer)].name : b.graph.tensor_of(gv);
       if (RE2::PartialMatch(name, re)) {
         dist[v] = 0;
         queue.push_back(v);
@@ -662,9 +662,10 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     if (gv.kind != VertexKind::Layer) {
       bool in = gv.kind == VertexKind::Input;
       n << id << " [shape=" << (in ? "invhouse" : "house")
-        << ", style=filled, fillcolor=\"#e0e0e0\", label=\"" << join_label(wrap(gv.tensor, 32, 3))
-        << "\\n(" << (in ? "input" : "output") << ")\", tooltip=\"" << dot_text(gv.tensor)
-        << "\", id=\"" << dot_text(o.id_prefix + id) << "\"];\n";
+        << ", style=filled, fillcolor=\"#e0e0e0\", label=\""
+        << join_label(wrap(b.graph.tensor_of(gv), 32, 3)) << "\\n(" << (in ? "input" : "output")
+        << ")\", tooltip=\"" << dot_text(b.graph.tensor_of(gv)) << "\", id=\""
+        << dot_text(o.id_prefix + id) << "\"];\n";
       root.members.push_back(n.str());
       continue;
     }
@@ -755,7 +756,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
   auto short_name = [&](size_t d) -> std::string {
     if (d >= nv) return groups[d - nv].name;
     const GraphVertex& gv = g[d];
-    return gv.kind == VertexKind::Layer ? b.layers[size_t(gv.layer)].name : gv.tensor;
+    return gv.kind == VertexKind::Layer ? b.layers[size_t(gv.layer)].name : b.graph.tensor_of(gv);
   };
   size_t skip_id = 0;
   for (size_t k = 0; k < edges.size(); ++k) {

@@ -323,7 +323,8 @@ void write_onnx_section(const Capture& c, const Build& b, ReportOptions& o, std:
   Table t{"onnx", {"ONNX node", "op", "fate", "engine layer", "precision"}, {}};
   if (!c.onnx.nodes.empty()) {
     for (const auto& n : c.onnx.nodes)
-      t.rows.push_back({{n.name}, {n.op}, {to_string(n.fate)}, {n.layer}, {n.precision}});
+      t.rows.push_back(
+          {{n.name}, {n.op}, {to_string(n.fate)}, {node_layer(c.final_build(), n)}, {n.precision}});
   } else {
     for (const auto& l : b.layers)
       for (const auto& n : l.onnx_nodes) t.rows.push_back({{n}, {""}, {""}, {l.name}, {""}});

@@ -192,7 +192,7 @@ ojson capture_json_with(const Capture& c, const std::vector<const Build*>& build
   j["runs"] = ojson::array();
   for (const auto& r : c.runs) j["runs"].push_back(run_json(r));
 
-  j["onnx"] = onnx_json(c.onnx);
+  j["onnx"] = onnx_json(c.onnx, c.final_build());
 
   // What explain shows: remarks, DLA placement and fallbacks, precision fallbacks, the tuner.
   j["remarks"] = remarks_json(c, ExplainFilter{});

@@ -23,15 +23,15 @@ const NodeFate kFates[] = {NodeFate::Standalone, NodeFate::Fused, NodeFate::InMy
 
 }  // namespace
 
-TextTable provenance_nodes_table(const OnnxModel& m, const re2::RE2* filter) {
+TextTable provenance_nodes_table(const OnnxModel& m, const Build* final, const re2::RE2* filter) {
   TextTable t;
   t.headers = {"#", "node", "op", "fate", "layer", "precision", "fused with", "reason"};
   t.right_align = {true, false, false, false, false, false, false, false};
   for (const auto& n : m.nodes) {
     if (!keep(n, filter)) continue;
     std::string name = n.name + (n.unnamed ? " (unnamed)" : "");
-    t.rows.push_back({std::to_string(n.index), name, n.op, to_string(n.fate), n.layer, n.precision,
-                      join(n.fused_with), n.reason});
+    t.rows.push_back({std::to_string(n.index), name, n.op, to_string(n.fate), node_layer(final, n),
+                      n.precision, join(n.fused_with), n.reason});
   }
   return t;
 }
@@ -40,7 +40,7 @@ TextTable provenance_layers_table(const Build& b, const OnnxModel& m, const re2:
   std::set<std::string> wanted;
   if (filter)
     for (const auto& n : m.nodes)
-      if (keep(n, filter) && !n.layer.empty()) wanted.insert(n.layer);
+      if (keep(n, filter) && !node_layer(&b, n).empty()) wanted.insert(node_layer(&b, n));
   TextTable t;
   t.headers = {"#", "layer", "type", "kind", "precision", "ONNX nodes", "notes"};
   t.right_align = {true, false, false, false, false, false, false};
@@ -59,7 +59,7 @@ TextTable provenance_layers_table(const Build& b, const OnnxModel& m, const re2:
     for (const auto& [cut, full] : lp.prefix_matches)
       notes +=
           (notes.empty() ? "" : "; ") + std::string("name cut short: ") + cut + "... = " + full;
-    t.rows.push_back({std::to_string(i), l.name, l.type, lp.kind,
+    t.rows.push_back({std::to_string(i), l.name, l.type, std::string(lp.kind),
                       l.outputs.empty() ? "" : l.outputs.front().dtype, nodes, notes});
   }
   return t;
@@ -94,7 +94,7 @@ TextTable provenance_op_table(const Capture& c) {
   return t;
 }
 
-ojson onnx_json(const OnnxModel& m) {
+ojson onnx_json(const OnnxModel& m, const Build* final) {
   ojson j;
   j["sources"] = m.sources;
   j["nodes"] = ojson::array();
@@ -107,7 +107,8 @@ ojson onnx_json(const OnnxModel& m) {
     if (n.inferred) e["inferred"] = true;
     if (!n.matched_by.empty()) e["matched_by"] = n.matched_by;
     e["fate"] = to_string(n.fate);
-    e["layer"] = n.layer.empty() ? ojson(nullptr) : ojson(n.layer);
+    const std::string& layer = node_layer(final, n);
+    e["layer"] = layer.empty() ? ojson(nullptr) : ojson(layer);
     e["fused_with"] = n.fused_with;
     e["precision"] = n.precision.empty() ? ojson(nullptr) : ojson(n.precision);
     e["reason"] = n.reason.empty() ? ojson(nullptr) : ojson(n.reason);
@@ -120,8 +121,11 @@ ojson onnx_json(const OnnxModel& m) {
     j["initializers"].push_back(std::move(e));
   }
   j["layers"] = ojson::array();
-  for (const auto& l : m.layers) {
-    ojson e = {{"layer", l.layer}, {"kind", l.kind}, {"nodes", l.nodes}};
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const LayerProvenance& l = m.layers[i];
+    const std::string& name =
+        final && i < final->layers.size() ? final->layers[i].name : std::string();
+    ojson e = {{"layer", name}, {"kind", l.kind}, {"nodes", l.nodes}};
     if (!l.initializers.empty()) e["initializers"] = l.initializers;
     if (!l.attached_to.empty()) e["attached_to"] = l.attached_to;
     if (l.from_metadata) e["from_metadata"] = true;
@@ -154,7 +158,7 @@ void write_provenance(const Capture& c, const std::string& format, const re2::RE
   const Build* b = c.final_build();
   const ProvenanceCounts& k = c.onnx.counts;
   if (format == "json") {
-    ojson j = onnx_json(c.onnx);
+    ojson j = onnx_json(c.onnx, c.final_build());
     if (filter) {
       ojson kept = ojson::array();
       for (size_t i = 0; i < c.onnx.nodes.size(); ++i)
@@ -180,7 +184,7 @@ void write_provenance(const Capture& c, const std::string& format, const re2::RE
     if (table) os << '\n';
   }
   heading("ONNX nodes");
-  write_table(provenance_nodes_table(c.onnx, filter), format, os);
+  write_table(provenance_nodes_table(c.onnx, c.final_build(), filter), format, os);
   if (format == "csv") return;  // one table per CSV document
   if (b) {
     if (table) os << '\n';

@@ -33,6 +33,9 @@ struct BuildView {
 Finding make_finding(const BuildView& v, const char* id, Severity severity, std::string message,
                      std::string hint);
 void add_layer(Finding& f, const Layer& layer);  // name + its ONNX nodes
+// The same for layers[i] of each i, the lists sized once (a finding over a whole build: growth
+// by doubling held up to twice its names).
+void add_layers(Finding& f, const std::vector<Layer>& layers, const std::vector<uint32_t>& which);
 
 // Predicates over canonical values and layers.
 bool is_float(const std::string& dtype);      // FP32 FP16 BF16

@@ -65,6 +65,8 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
   Finding myl = make_finding(v, "myelin-share", Severity::Info, "", "");
   Finding shp = make_finding(v, "shape-copy-share", Severity::Warning, "", "");
   Finding tin = make_finding(v, "tiny-layers", Severity::Warning, "", "");
+  // Positions first: the names are copied only into the findings that are reported.
+  std::vector<uint32_t> myl_at, shp_at, tin_at;
   for (size_t i = 0; i < layers.size(); ++i) {
     const Layer& l = layers[i];
     auto share = v.share(int(i));
@@ -78,10 +80,10 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
       if (auto a = v.avg_ms(int(i))) f.evidence["avg_ms"] = *a;
       out.push_back(std::move(f));
     }
-    if (is_myelin(l)) myelin += *share, ++myelin_n, add_layer(myl, l);
-    if (is_shape_or_copy(l)) shape += *share, ++shape_n, add_layer(shp, l);
+    if (is_myelin(l)) myelin += *share, ++myelin_n, myl_at.push_back(uint32_t(i));
+    if (is_shape_or_copy(l)) shape += *share, ++shape_n, shp_at.push_back(uint32_t(i));
     if (*share > 0 && *share < 0.5 && !is_bookkeeping(l))
-      tiny += *share, ++tiny_n, add_layer(tin, l);
+      tiny += *share, ++tiny_n, tin_at.push_back(uint32_t(i));
   }
   if (myelin_n) {
     myl.message = std::to_string(myelin_n) + " Myelin/ForeignNode layer" +
@@ -90,6 +92,7 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
         "Their inside is opaque to per-layer profiling; a detailed layer export "
         "(TRT 10) lists the kernels inside.";
     myl.evidence = {{"layers", myelin_n}, {"time_share_percent", myelin}};
+    add_layers(myl, layers, myl_at);
     out.push_back(std::move(myl));
   }
   if (shape_n && shape >= 10.0) {
@@ -99,6 +102,7 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
         "Data movement, not math: look for transposes/reshapes the model could avoid "
         "or fold into neighbours.";
     shp.evidence = {{"layers", shape_n}, {"time_share_percent", shape}};
+    add_layers(shp, layers, shp_at);
     out.push_back(std::move(shp));
   }
   if (tiny_n >= 20 && tiny >= 20.0) {
@@ -108,6 +112,7 @@ void time_rules(const BuildView& v, std::vector<Finding>& out) {
         "Launch overhead dominates small layers: look for missed fusions; CUDA graphs "
         "(--useCudaGraph) hide launch cost.";
     tin.evidence = {{"layers", tiny_n}, {"time_share_percent", tiny}};
+    add_layers(tin, layers, tin_at);
     out.push_back(std::move(tin));
   }
   auto gpu = gpu_compute_ms(v);
