@@ -524,3 +524,32 @@ TEST_F(Hardening, DiagnosticsPerInputAreBoundedAndTheRestCounted) {
   auto r = run_trtlens("summary " + shell_quote(p));
   EXPECT_NE(r.out.find("51 more diagnostics not kept"), std::string::npos) << r.out;
 }
+
+// A tactic block of millions of lines keeps a bounded list of ids as text and counts the rest:
+// 10,050 tactic lines under one Timing Runner keep the first 10,000 and say 10,050 were tried.
+TEST_F(Hardening, TacticsOfOneBlockAreBoundedAndCounted) {
+  const size_t lines = 10050, kept = 10000;  // kept: the bound README documents
+  std::string log =
+      "&&&& RUNNING TensorRT.trtexec [TensorRT v8601] # trtexec --onnx=x.onnx\n"
+      "[08/20/2023-11:00:00] [V] [TRT] --------------- Timing Runner: n (CaskConvolution)\n";
+  char id[24];
+  for (size_t i = 0; i < lines; ++i) {
+    std::snprintf(id, sizeof id, "0x%016zx", i + 1);
+    log += std::string("[08/20/2023-11:00:00] [V] [TRT] Tactic Name: k Tactic: ") + id +
+           " Time: 0.1\n";
+  }
+  const std::string p = put("tactics.log", log);
+  auto grammar = Grammar::load();
+  Capture c = load_capture({p}, *grammar, ReadLimits{});
+  ASSERT_EQ(c.runs.size(), 1u);
+  ASSERT_TRUE(c.runs[0].tactic);
+  EXPECT_EQ(c.runs[0].tactic->tried, lines);
+  ASSERT_EQ(c.runs[0].tactic->tactics.size(), kept);
+  EXPECT_EQ(c.runs[0].tactic->tactics.front(), "0x0000000000000001");
+  EXPECT_EQ(c.runs[0].tactic->tactics.back(), "0x0000000000002710");  // 10,000
+  auto r = run_trtlens("summary " + shell_quote(p));
+  EXPECT_NE(r.out.find("10050 tactics tried"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(10000 kept)"), std::string::npos) << r.out;
+  r = run_trtlens("json " + shell_quote(p));
+  EXPECT_NE(r.out.find("\"tactics_tried\": 10050"), std::string::npos);
+}

@@ -131,8 +131,11 @@ struct TacticAttempt {
   std::string node;
   std::string runner;                // implementation class in "Timing Runner: X (CaskConvolution)"
   std::string formats;               // "Float(150528,50176,224,1) -> Half(...)"
-  std::vector<std::string> tactics;  // tactics tried for `node` (in order)
+  std::vector<std::string> tactics;  // tactics tried for `node` (in order), the first kKept
+  uint64_t tried = 0;                 // how many were tried (more than `tactics` holds past kKept)
   uint64_t line = 0;
+  // A block of millions of tactic lines (a hostile log) must not keep each id as text.
+  static constexpr size_t kKept = 10000;
 };
 
 // One error or warning line from TensorRT, the ONNX parser or trtexec.

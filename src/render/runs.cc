@@ -1,5 +1,7 @@
 #include "render/runs.h"
 
+#include <algorithm>
+
 #include "render/diff.h"
 #include "render/escape.h"
 
@@ -40,9 +42,13 @@ std::string run_tactic_text(const RunInfo& r) {
   std::string s = "node " + t.node;
   if (!t.runner.empty()) s += " (" + t.runner + ")";
   if (!t.formats.empty()) s += ", formats " + t.formats;
-  s += ", " + std::to_string(t.tactics.size()) + " tactic" + (t.tactics.size() == 1 ? "" : "s") +
-       " tried";
-  if (!t.tactics.empty()) s += ": " + join(t.tactics, ", ", 8);
+  const uint64_t tried = std::max<uint64_t>(t.tried, t.tactics.size());
+  s += ", " + std::to_string(tried) + " tactic" + (tried == 1 ? "" : "s") + " tried";
+  if (!t.tactics.empty()) {
+    s += ": " + join(t.tactics, ", ", 8);
+    // join() counts what is left of the list; past the kept ones the rest are only counted
+    if (tried > t.tactics.size()) s += " (" + std::to_string(t.tactics.size()) + " kept)";
+  }
   return s;
 }
 
@@ -143,6 +149,9 @@ void add_run_outcome_json(const RunInfo& r, ojson& j) {
                                            {"runner", opt_string(r.tactic->runner)},
                                            {"formats", opt_string(r.tactic->formats)},
                                            {"tactics", r.tactic->tactics},
+                                           {"tactics_tried", std::max<uint64_t>(
+                                                                 r.tactic->tried,
+                                                                 r.tactic->tactics.size())},
                                            {"line", r.tactic->line}}
                                    : ojson(nullptr);
   j["stop"] = r.stop ? ojson{{"kind", r.stop->kind}, {"line", r.stop->line}, {"text", r.stop->text}}

@@ -443,6 +443,7 @@ class RunSection : public LogSection {
 
   void new_attempt() {
     attempt_.tactics.clear();
+    attempt_.tried = 0;
     ids_.clear();
     unreadable_.clear();
     tactics_pending_ = false;
@@ -452,9 +453,11 @@ class RunSection : public LogSection {
     if (!tactics_pending_) return;
     tactics_pending_ = false;
     attempt_.tactics.clear();
-    attempt_.tactics.reserve(ids_.size());
+    const size_t kept = std::min(ids_.size(), TacticAttempt::kKept);
+    attempt_.tactics.reserve(kept);
+    attempt_.tried = ids_.size();
     size_t odd = 0;
-    for (size_t i = 0; i < ids_.size(); ++i) {
+    for (size_t i = 0; i < kept; ++i) {
       if (odd < unreadable_.size() && unreadable_[odd].first == i) {
         attempt_.tactics.push_back(unreadable_[odd++].second);
       } else {
