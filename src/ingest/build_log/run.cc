@@ -78,14 +78,11 @@ size_t first_space(std::string_view m, size_t from) {
 
 }  // namespace
 
-// What the built-in tactic_line pattern, ^(?:Tactic Name: \S+ )?Tactic:
-// (0x[0-9a-fA-F]+|-?\d+)(.*)$, captures, read by position: it runs on every tactic line, millions
-// per log, where RE2's capturing match costs more than the rest of the screen. A test holds the two
-// to the same answers; a grammar that redefines the pattern is read with RE2. The usual tactic
-// line, "Tactic Name: NAME Tactic: 0x" and 16 hex digits (or without the name), read straight from
-// a block for the screen (LogSection::FastBody): the name's first byte at most ' ' must be the
-// space that ends it, and the id must end after its 16 digits. Every byte taken must be of a kind a
-// line end is not, so a line end stops it; anything else is left to the usual path.
+// The usual tactic line, "Tactic Name: NAME Tactic: 0x" and 16 hex digits (or without the name),
+// read straight from a block for the screen (LogSection::FastBody): the name's first byte at most
+// ' ' must be the space that ends it, and the id must end after its 16 digits. Every byte taken
+// must be of a kind a line end is not, so a line end stops it; anything else is left to the usual
+// path.
 const char* read_usual_tactic_line(const char* m, const char* end, uint64_t& value) {
   // The heads compared as 8-byte words and a rest: a string_view compare is a memcmp call, and
   // this runs on most lines of a verbose log.
@@ -117,6 +114,10 @@ const char* read_usual_tactic_line(const char* m, const char* end, uint64_t& val
   return m + at;
 }
 
+// What the built-in tactic_line pattern, ^(?:Tactic Name: \S+ )?Tactic: (0x[0-9a-fA-F]+|-?\d+)(.*)$,
+// captures, read by position: it runs on every tactic line, millions per log, where RE2's
+// capturing match costs more than the rest of the screen. A test holds the two to the same
+// answers; a grammar that redefines the pattern is read with RE2.
 bool parse_tactic_line(std::string_view m, std::string_view& id) {
   uint64_t sixteen;
   bool read;
