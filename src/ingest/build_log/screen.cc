@@ -50,8 +50,8 @@ bool time_stamp(const char* p) {
 // checked by position: what the first three prefix patterns consume, without running them
 // (they cost most of a log's parse time). Only with the built-in prefix grammar; a test checks
 // both paths agree.
-// The usual whole prefix, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] " (32 bytes), at p (33 readable) in
-// two compares: its severity letter, or 0 when p holds something else.
+// The usual whole prefix, "[MM/DD/YYYY-HH:MM:SS] [X] [TRT] " (32 bytes), at p (33 readable),
+// 16 bytes at a time: its severity letter, or 0 when p holds something else.
 char usual_prefix(const char* p) {
 #ifdef __SSE2__
   // Each half: the punctuation where the shape has it (0 marks a digit slot), digits elsewhere.
