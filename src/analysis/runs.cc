@@ -9,12 +9,12 @@
 #include <tuple>
 
 #include "analysis/diff.h"
+#include "model/values.h"
 
 namespace trtlens {
 namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 bool build_phase(RunPhase p) { return p != RunPhase::None && p != RunPhase::Inference; }
 
@@ -255,9 +255,9 @@ std::string record_pattern(const LogRecord& rec) {
   std::string out;
   out.reserve(m.size());
   for (size_t i = 0; i < m.size();) {
-    if (m.compare(i, 2, "0x") == 0 && i + 2 < m.size() && is_hex(m[i + 2])) {
+    if (m.compare(i, 2, "0x") == 0 && i + 2 < m.size() && is_hex_digit(m[i + 2])) {
       i += 2;
-      while (i < m.size() && is_hex(m[i])) ++i;
+      while (i < m.size() && is_hex_digit(m[i])) ++i;
       out += "<hex>";
     } else if (is_digit(m[i]) && (i == 0 || !std::isalnum(static_cast<unsigned char>(m[i - 1])))) {
       while (i < m.size() &&

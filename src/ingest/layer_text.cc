@@ -239,9 +239,6 @@ namespace {
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_word(char c) { return is_alpha(c) || (c >= '0' && c <= '9') || c == '_'; }
-bool is_hex_digit(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 bool is_dims_char(char c) {  // [-0-9:, ]
   return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == ',' || c == ' ';
 }

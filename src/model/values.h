@@ -58,6 +58,10 @@ std::optional<std::string> canonical_tactic(std::string_view text);
 bool tactic_value(std::string_view text, uint64_t& value);
 // Sixteen hex digits at p (both cases) as a number; false when one is not a hex digit.
 bool hex16(const char* p, uint64_t& value);
+// A hex digit ([0-9a-fA-F]).
+inline bool is_hex_digit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 std::string tactic_text(uint64_t value);
 
 // "v8601" / "8601" / "100300" -> "8.6.1" / "10.3.0"; "8.6.1.6" stays as given.

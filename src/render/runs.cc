@@ -1,7 +1,5 @@
 #include "render/runs.h"
 
-#include <algorithm>
-
 #include "render/diff.h"
 #include "render/escape.h"
 
@@ -42,7 +40,7 @@ std::string run_tactic_text(const RunInfo& r) {
   std::string s = "node " + t.node;
   if (!t.runner.empty()) s += " (" + t.runner + ")";
   if (!t.formats.empty()) s += ", formats " + t.formats;
-  const uint64_t tried = std::max<uint64_t>(t.tried, t.tactics.size());
+  const uint64_t tried = t.tried;
   s += ", " + std::to_string(tried) + " tactic" + (tried == 1 ? "" : "s") + " tried";
   if (!t.tactics.empty()) {
     s += ": " + join(t.tactics, ", ", 8);
@@ -149,9 +147,7 @@ void add_run_outcome_json(const RunInfo& r, ojson& j) {
                                            {"runner", opt_string(r.tactic->runner)},
                                            {"formats", opt_string(r.tactic->formats)},
                                            {"tactics", r.tactic->tactics},
-                                           {"tactics_tried", std::max<uint64_t>(
-                                                                 r.tactic->tried,
-                                                                 r.tactic->tactics.size())},
+                                           {"tactics_tried", r.tactic->tried},
                                            {"line", r.tactic->line}}
                                    : ojson(nullptr);
   j["stop"] = r.stop ? ojson{{"kind", r.stop->kind}, {"line", r.stop->line}, {"text", r.stop->text}}

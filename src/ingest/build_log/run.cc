@@ -10,7 +10,6 @@
 #endif
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 
 #include "ingest/build_log/section.h"
@@ -19,13 +18,6 @@
 namespace trtlens {
 namespace {
 
-// A table: sixteen hex digits on every tactic line.
-const std::array<bool, 256> kHex = [] {
-  std::array<bool, 256> t{};
-  for (const char* c = "0123456789abcdefABCDEF"; *c; ++c) t[static_cast<unsigned char>(*c)] = true;
-  return t;
-}();
-bool is_hex(char c) { return kHex[static_cast<unsigned char>(c)]; }
 
 // The first byte at most ' ' at or after `from`, or m.size(): where a name's RE2 \s ([\t\n\f\r ])
 // can be. Names are long and such bytes rare in them: 32 bytes at a time with AVX2 (checked once
@@ -110,7 +102,7 @@ const char* read_usual_tactic_line(const char* m, const char* end, uint64_t& val
   at += 10;
   if (!hex16(m + at, value)) return nullptr;
   at += 16;
-  if (at < s.size() && is_hex(s[at])) return nullptr;  // a longer id
+  if (at < s.size() && is_hex_digit(s[at])) return nullptr;  // a longer id
   return m + at;
 }
 
@@ -138,13 +130,13 @@ bool parse_tactic_line(std::string_view m, std::string_view& id, uint64_t& value
   if (m.substr(at, kTactic.size()) != kTactic) return false;
   at += kTactic.size();
   size_t end = at;
-  if (m.size() > at + 2 && m[at] == '0' && m[at + 1] == 'x' && is_hex(m[at + 2])) {
+  if (m.size() > at + 2 && m[at] == '0' && m[at + 1] == 'x' && is_hex_digit(m[at + 2])) {
     end = at + 2;
     if (m.size() >= at + 18 && hex16(m.data() + at + 2, value)) {  // the usual: 16 digits
       end = at + 18;
-      read = end == m.size() || !is_hex(m[end]);
+      read = end == m.size() || !is_hex_digit(m[end]);
     }
-    while (end < m.size() && is_hex(m[end])) ++end;
+    while (end < m.size() && is_hex_digit(m[end])) ++end;
   } else {
     if (end < m.size() && m[end] == '-') ++end;
     const size_t digits = end;
@@ -214,7 +206,7 @@ bool parse_timing_runner(std::string_view m, std::string_view& node, std::string
     if (open == 0) return false;
     const std::string_view id = t.substr(open, end - 1 - open);
     const bool hex = id.size() > 2 && id[0] == '0' && id[1] == 'x' &&
-                     std::all_of(id.begin() + 2, id.end(), is_hex);
+                     std::all_of(id.begin() + 2, id.end(), is_hex_digit);
     const std::string_view digits = !id.empty() && id[0] == '-' ? id.substr(1) : id;
     const bool dec = !digits.empty() && std::all_of(digits.begin(), digits.end(), re2_digit);
     if (!hex && !dec) return false;
