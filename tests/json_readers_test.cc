@@ -6,11 +6,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ingest/json_stream.h"
 #include "ingest/json_text.h"
+#include "ingest/layer_json.h"
+#include "model/assembler.h"
 #include "test_support.h"
 
 namespace trtlens {
@@ -156,6 +160,150 @@ TEST_F(JsonReaders, LayerJsonInvalidJsonNamesTheLine) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.rfind("trtlens: " + p + ":3: invalid JSON: ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+}
+
+// Reads `text` through the layer reader in reads of `chunk` bytes.
+struct ChunkedRead {
+  Capture capture;
+  uint64_t lines = 0;
+};
+ChunkedRead read_in_chunks(const std::string& text, size_t chunk) {
+  ChunkedRead r;
+  Assembler out(r.capture);
+  out.begin_input("chunked.json", "layer-json", false);
+  size_t at = 0;
+  r.lines = ingest_layer_json(
+      [&](char* buf, size_t n) {
+        const size_t k = std::min({n, chunk, text.size() - at});
+        std::memcpy(buf, text.data() + at, k);
+        at += k;
+        return k;
+      },
+      out, "chunked.json", chunk);
+  out.end_input(r.lines);
+  out.finish();
+  return r;
+}
+
+TEST_F(JsonReaders, LayerJsonReadThroughASmallWindowReadsTheSame) {
+  // The reader holds one layer at a time: reads of 1, 7 and 4096 bytes put a read boundary
+  // inside every kind of token (escapes, numbers, keys, nesting) of a real export.
+  TRTLENS_REQUIRE_SHARED();
+  const std::string text = read_file(
+      test::shared_dir() + "/corpus/trex/tests/inputs/mobilenet.qat.onnx.engine.graph.json");
+  const auto doc = nlohmann::ordered_json::parse(text);
+  const auto& layers = doc.at("Layers");
+  const uint64_t lines = uint64_t(std::count(text.begin(), text.end(), '\n')) +
+                         (!text.empty() && text.back() != '\n' ? 1 : 0);
+  for (size_t chunk : {size_t{1}, size_t{7}, size_t{4096}}) {
+    SCOPED_TRACE(chunk);
+    ChunkedRead r = read_in_chunks(text, chunk);
+    EXPECT_EQ(r.lines, lines);
+    ASSERT_EQ(r.capture.builds.size(), 1u);
+    const Build& b = r.capture.builds[0];
+    ASSERT_EQ(b.layers.size(), layers.size());
+    for (size_t i = 0; i < layers.size(); ++i) {
+      EXPECT_EQ(b.layers[i].name, layers[i].at("Name").get<std::string>());
+      EXPECT_EQ(b.layers[i].type, layers[i].at("LayerType").get<std::string>());
+      ASSERT_EQ(b.layers[i].outputs.size(), layers[i].at("Outputs").size());
+      if (!layers[i].at("Outputs").empty())
+        EXPECT_EQ(b.layers[i].outputs[0].dims,
+                  layers[i].at("Outputs")[0].at("Dimensions").get<Ints>());
+    }
+  }
+}
+
+TEST_F(JsonReaders, LayerJsonWindowStaysBoundedOnALargeFile) {
+  // 20,000 layers (about 2.7 MB) walked with the default 1 MiB read: the window never holds
+  // more than two reads, while one value longer than a read (a 3 MB name) still comes whole.
+  std::string text = "{\"Layers\": [\n";
+  for (int i = 0; i < 20000; ++i)
+    text +=
+        std::string(i ? ",\n" : "") + R"({"Name": "layer )" + std::to_string(i) +
+        R"(", "LayerType": "CaskConvolution", "Inputs": [{"Name": "x", "Dimensions": [1, 64, 56, 56]}], "Outputs": []})";
+  const std::string long_name(3 << 20, 'n');
+  text += ",\n{\"Name\": \"" + long_name + "\"}\n]}\n";
+  ASSERT_GT(text.size(), size_t(5) << 20);
+  size_t at = 0, widest = 0, count = 0;
+  JsonStream js(
+      [&](char* buf, size_t n) {
+        const size_t k = std::min(n, text.size() - at);
+        std::memcpy(buf, text.data() + at, k);
+        at += k;
+        return k;
+      },
+      "big.json", kJsonDepthLimit);
+  std::string key, last;
+  js.enter();
+  ASSERT_TRUE(js.next_member(key));
+  EXPECT_EQ(key, "Layers");
+  js.enter();
+  while (js.next_element()) {
+    const simdjson::padded_string_view v = js.take();
+    last.assign(v.data(), v.length());
+    ++count;
+    if (count <= 20000) widest = std::max(widest, js.window_bytes());
+  }
+  EXPECT_FALSE(js.next_member(key));
+  js.finish();
+  EXPECT_EQ(count, 20001u);
+  EXPECT_LE(widest, 2 * JsonStream::kChunk + simdjson::SIMDJSON_PADDING);
+  EXPECT_EQ(last, "{\"Name\": \"" + long_name + "\"}");
+  EXPECT_EQ(js.lines(), 20003u);  // the opening line, one per layer, the closing line
+}
+
+TEST_F(JsonReaders, LayerJsonStructuralErrorsNameTheirLine) {
+  // Lines counted by hand in each text.
+  struct Case {
+    const char* text;
+    int line;
+    const char* reason;
+  };
+  const Case cases[] = {
+      {"{\"Layers\": [\n{\"Name\": \"a\"},\n{\"Name\": \"b\"},\n]}\n", 4,
+       "expected a value after ','"},
+      {"{\"Layers\": [\n{\"Name\": \"a\"}\n{\"Name\": \"b\"}]}\n", 3, "expected ',' or ']'"},
+      {"{\"Layers\": [\n{\"Name\": \"a\"},\n{\"Name\": \"b\"}\n", 4,
+       "the input ends inside a list"},
+      {"{\"Layers\": [\n{\"Name\": \"a\"}\n]} xx\n", 3, "text after the document"},
+      {"{\"Layers\"\n [{\"Name\": \"a\"}]}", 2, "expected ':' after a key"},
+      {"{\"Layers\": [{\"Name\": \"a\"},\n\n,{\"Name\": \"b\"}]}", 3, "expected a value"},
+      {"{\"Layers\": [{\"Name\": \"a\"}],\n}", 2, "expected a key"},
+      {"{\"Layers\": [\n\"a\\", 2, "the input ends inside a value"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.text);
+    const std::string p = write("bad.json", c.text);
+    test::RunResult r = test::run_trtlens("summary " + test::shell_quote(p));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err.rfind("trtlens: " + p + ":" + std::to_string(c.line) + ": invalid JSON: ", 0),
+              0u)
+        << r.err;
+    EXPECT_NE(r.err.find(c.reason), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+  }
+}
+
+TEST_F(JsonReaders, LayerJsonByteOrderMarkAndBadBytesInOneLayer) {
+  // A UTF-8 byte order mark is skipped. A byte that is not UTF-8 in the second layer is
+  // replaced there only; a type problem two lines later still names its own line (5).
+  const std::string p =
+      write("bom.json",
+            "\xEF\xBB\xBF{\"Layers\": [\n{\"Name\": \"a\"},\n{\"Name\": \"b\xff\"},\n"
+            "{\"Name\": \"c\",\n \"StreamId\": \"x\"}\n]}\n");
+  Capture c = load({p});
+  ASSERT_EQ(c.builds.size(), 1u);
+  const Build& b = c.builds[0];
+  ASSERT_EQ(b.layers.size(), 3u);
+  EXPECT_EQ(b.layers[0].name, "a");
+  EXPECT_EQ(b.layers[1].name, "b\xef\xbf\xbd");
+  EXPECT_EQ(b.layers[2].name, "c");
+  EXPECT_EQ(b.layers[2].source.line, 4u);
+  EXPECT_TRUE(has_diagnostic(c, "1 bytes that are not UTF-8 were replaced")) << diagnostics(c);
+  bool at_line_5 = false;
+  for (const auto& d : c.diagnostics)
+    at_line_5 |= d.message.find("StreamId is a string") != std::string::npos && d.where.line == 5;
+  EXPECT_TRUE(at_line_5) << diagnostics(c);
 }
 
 TEST_F(JsonReaders, LayerJsonRepeatedFormatsKeepEachTensorsOwn) {

@@ -104,21 +104,6 @@ struct JsonShape {
   uint64_t depth2_objects = 0;  // objects directly inside the root array or object
 };
 
-// Bit k set when byte k of the 16 at `p` is one json_shape must look at: a quote, a backslash,
-// a bracket or brace, or a control byte. Names and indentation are skipped 16 bytes at a time.
-inline unsigned special_bytes(const char* p) {
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  auto eq = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
-  // Unsigned c < 0x20: min(c, 0x1f) == c.
-  const __m128i ctrl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-  // '[' 0x5b, '\\' 0x5c, ']' 0x5d and '{' 0x7b, '}' 0x7d: clear bit 5 and compare once.
-  const __m128i folded = _mm_andnot_si128(_mm_set1_epi8(0x20), v);
-  const __m128i brackets = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8(0x5b)),
-                                                     _mm_cmpeq_epi8(folded, _mm_set1_epi8(0x5d))),
-                                        eq('\\'));
-  return unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ctrl, brackets), eq('"'))));
-}
-
 JsonShape json_shape(const std::string& s, int limit) {
   JsonShape r;
   bool in_string = false;
@@ -126,7 +111,7 @@ JsonShape json_shape(const std::string& s, int limit) {
   const size_t n = s.size();
   for (size_t i = 0; i < n; ++i) {
     if (n - i >= 16) {
-      const unsigned m = special_bytes(s.data() + i);
+      const unsigned m = json_special_bytes(s.data() + i);
       if (m == 0) {
         i += 15;
         continue;

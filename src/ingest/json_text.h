@@ -4,6 +4,7 @@
 // the padded buffer simdjson's On-Demand parser reads in place.
 #pragma once
 
+#include <emmintrin.h>  // SSE2: part of every x86-64
 #include <simdjson.h>
 
 #include <cstdint>
@@ -22,6 +23,21 @@ struct JsonSanitizeResult {
 };
 
 JsonSanitizeResult sanitize_json(const std::string& in, int depth_limit = 512);
+
+// Bit k set when byte k of the 16 at `p` is one a JSON scanner must look at: a quote, a backslash,
+// a bracket or brace, or a control byte. Names and indentation are skipped 16 bytes at a time.
+inline unsigned json_special_bytes(const char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  auto eq = [&v](char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+  // Unsigned c < 0x20: min(c, 0x1f) == c.
+  const __m128i ctrl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+  // '[' 0x5b, '\\' 0x5c, ']' 0x5d and '{' 0x7b, '}' 0x7d: clear bit 5 and compare once.
+  const __m128i folded = _mm_andnot_si128(_mm_set1_epi8(0x20), v);
+  const __m128i brackets = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(folded, _mm_set1_epi8(0x5b)),
+                                                     _mm_cmpeq_epi8(folded, _mm_set1_epi8(0x5d))),
+                                        eq('\\'));
+  return unsigned(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(ctrl, brackets), eq('"'))));
+}
 
 // '\n' bytes in [p, p + n).
 uint64_t count_newlines(const char* p, size_t n);

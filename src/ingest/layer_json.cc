@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <unordered_map>
 
+#include "ingest/json_stream.h"
 #include "ingest/json_text.h"
 #include "ingest/layer_text.h"
 #include "io/input.h"
@@ -62,8 +64,8 @@ std::string operator+(const Where& w, std::string_view s) { return w.str() + std
 
 class Reader {
  public:
-  Reader(Assembler& out, const std::string& path, std::string_view text)
-      : out_(out), path_(path), lines_(text) {}
+  Reader(Assembler& out, const std::string& path, JsonStream& lines)
+      : out_(out), path_(path), lines_(lines) {}
 
   // One element of a layer's Inputs/Outputs, a binding, or an I/O tensor.
   Tensor tensor(od::value v, const Where& where, std::string* io_mode = nullptr,
@@ -378,100 +380,156 @@ class Reader {
 
   Assembler& out_;
   const std::string& path_;
-  LineCounter lines_;
+  JsonStream& lines_;
   size_t problems_ = 0;
 };
 
 }  // namespace
 
-void ingest_layer_json(std::string& text, Assembler& out, const std::string& path) {
-  simdjson::padded_string_view json = prepare_json(text, out, path);
+uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
+                           const std::string& path, size_t chunk) {
+  JsonStream js(source, path, kJsonDepthLimit, chunk);
+  Reader reader(out, path, js);
   od::parser parser;
-  if (parser.allocate(json.length(), kJsonDepthLimit) != simdjson::SUCCESS) throw std::bad_alloc();
+  size_t capacity = 0;
   od::document doc;
+
+  // Each value is parsed as a document of its own; `read` gets it. A parse error names the line
+  // where simdjson stopped.
+  auto parse = [&](auto&& read) {
+    const simdjson::padded_string_view json = js.take();
+    if (json.length() > capacity) {
+      capacity = std::max(json.length(), 2 * capacity);
+      if (parser.allocate(capacity, kJsonDepthLimit) != simdjson::SUCCESS) throw std::bad_alloc();
+    }
+    try {
+      doc = parser.iterate(json);
+      read(doc, json.data());
+    } catch (const simdjson::simdjson_error& e) {
+      const char* at = nullptr;
+      std::string place = path;
+      if (doc.current_location().get(at) == simdjson::SUCCESS && at)
+        place += ":" + std::to_string(js.line_at(at));
+      else
+        place += ":" + std::to_string(js.line_at(json.data()));
+      throw InputError(place, std::string("invalid JSON: ") + simdjson::error_message(e.error()));
+    }
+  };
+
   std::vector<Binding> bindings;
-  bool listing = false, started = false;
-  try {
-    doc = parser.iterate(json);
-    started = true;
-    Reader reader(out, path, text);
-    auto read_layers = [&](od::array layers) {
-      out.begin_listing(ListingKind::LayerJson, {path, 1});
-      listing = true;
-      // Sized once: growing the list would move every layer read so far on each doubling.
-      // Counting walks the array's structure only (and rewinds it). Bounded by the file's size
-      // at 32 bytes a layer (an exported layer object is longer), so an array of a million
-      // numbers, which are not layers, reserves nothing like a million layers.
-      size_t count = 0;
-      if (layers.count_elements().get(count) == simdjson::SUCCESS)
-        out.reserve_layers(std::min(count, text.size() / 32));
-      bool names_only = true;
-      size_t index = 0;
-      for (auto item : layers) {
-        od::value v = item.value();
-        const uint64_t line = reader.line_of(v);
-        Layer layer;
-        od::json_type type = v.type();
+  bool listing = false;
+  auto read_layers = [&] {
+    out.begin_listing(ListingKind::LayerJson, {path, 1});
+    listing = true;
+    // Gathered in chunks and moved into the build at their final count: a growing list would
+    // move every layer read so far on each doubling and hold both copies at its peak.
+    std::vector<std::vector<Layer>> chunks;
+    constexpr size_t kChunkLayers = 1024;
+    bool names_only = true;
+    size_t index = 0;
+    js.enter();
+    while (js.next_element()) {
+      Layer layer;
+      uint64_t line = 0;
+      bool keep = true;
+      parse([&](od::document& d, const char* start) {
+        line = js.line_at(start);
+        const od::json_type type = d.type();
         if (type == od::json_type::string) {
-          layer.name = std::string(text_of(v));
+          layer.name = std::string(std::string_view(d.get_string()));
         } else if (type == od::json_type::object) {
-          layer = reader.layer(v, index);
+          layer = reader.layer(d.get_value(), index);
           names_only = false;
         } else {
           out.unrecognized({path, line}, "layer entry is neither a name nor an object");
-          ++index;
-          continue;
+          keep = false;
         }
-        ++index;
-        layer.source = {path, line};
-        out.add_layer(std::move(layer));
+      });
+      ++index;
+      if (!keep) continue;
+      layer.source = {path, line};
+      if (chunks.empty() || chunks.back().size() == kChunkLayers) {
+        chunks.emplace_back();
+        chunks.back().reserve(kChunkLayers);
       }
-      if (names_only && index > 0) out.set_names_only();
-    };
+      chunks.back().push_back(std::move(layer));
+    }
+    size_t count = 0;
+    for (const auto& c : chunks) count += c.size();
+    out.reserve_layers(count);
+    for (auto& c : chunks) {
+      for (Layer& l : c) out.add_layer(std::move(l));
+      std::vector<Layer>().swap(c);
+    }
+    if (names_only && index > 0) out.set_names_only();
+  };
 
-    if (doc.type() == od::json_type::array) {
-      read_layers(doc.get_array());
-    } else if (doc.type() == od::json_type::object) {
-      for (auto field : doc.get_object()) {
-        std::string_view key = key_of(field);
-        od::value value = field.value();
-        const bool is_list = value.type() == od::json_type::array;
-        if ((key == "Layers" || key == "layers" || key == "LayerInfo" || key == "layerInfo") &&
-            is_list && !listing) {
-          read_layers(value.get_array());
-        } else if (key == "Bindings" && is_list) {
-          size_t k = 0;
-          for (auto b : value.get_array()) {
-            Tensor t = reader.tensor(b.value(), Where{-1, "Bindings", long(k++)});
-            bindings.push_back(Binding{t.name, {}, t});
-          }
-        } else if (key == "I/O Tensors" && is_list) {
-          size_t k = 0;
-          for (auto b : value.get_array()) {
-            Binding binding;
-            std::string profile_format;
-            binding.tensor = reader.tensor(b.value(), Where{-1, "I/O Tensors", long(k++)},
-                                           &binding.io_mode, &profile_format);
-            binding.name = binding.tensor.name;
-            if (!profile_format.empty()) binding.tensor.format = profile_format;
-            bindings.push_back(std::move(binding));
-          }
-        }
+  // A list of tensors ("Bindings", "I/O Tensors"), read whole: it is small.
+  auto read_tensors = [&](const char* list, bool io) {
+    parse([&](od::document& d, const char*) {
+      if (d.type() != od::json_type::array) return;
+      size_t k = 0;
+      for (auto b : d.get_array()) {
+        Binding binding;
+        std::string profile_format;
+        binding.tensor =
+            reader.tensor(b.value(), Where{-1, list, long(k++)}, io ? &binding.io_mode : nullptr,
+                          io ? &profile_format : nullptr);
+        binding.name = binding.tensor.name;
+        if (!profile_format.empty()) binding.tensor.format = profile_format;
+        bindings.push_back(std::move(binding));
+      }
+    });
+  };
+
+  const char root = js.peek();
+  if (root == '[') {
+    read_layers();
+  } else if (root == '{') {
+    js.enter();
+    std::string key;
+    while (js.next_member(key)) {
+      const bool is_list = js.peek() == '[';
+      if ((key == "Layers" || key == "layers" || key == "LayerInfo" || key == "layerInfo") &&
+          is_list && !listing) {
+        read_layers();
+      } else if (key == "Bindings" && is_list) {
+        read_tensors("Bindings", false);
+      } else if (key == "I/O Tensors" && is_list) {
+        read_tensors("I/O Tensors", true);
+      } else {
+        js.skip();
       }
     }
-    if (json_has_more(doc))
-      throw InputError(json_error_place(path, text, doc), "invalid JSON: text after the document");
-    reader.finish();
-  } catch (const simdjson::simdjson_error& e) {
-    if (e.error() == simdjson::DEPTH_ERROR)
-      throw InputError(path,
-                       "JSON nested deeper than " + std::to_string(kJsonDepthLimit) + " levels");
-    throw InputError(started ? json_error_place(path, text, doc) : path,
-                     std::string("invalid JSON: ") + simdjson::error_message(e.error()));
+  } else {
+    js.skip();
   }
+  js.finish();
+  reader.finish();
+  if (js.invalid_utf8())
+    out.diagnostic(
+        Severity::Warning, {path, 0},
+        std::to_string(js.invalid_utf8()) + " bytes that are not UTF-8 were replaced by U+FFFD");
   if (!listing) throw InputError(path, "JSON without a \"Layers\" list");
   for (auto& b : bindings) out.add_binding(std::move(b));
   out.end_listing();
+  return js.lines();
+}
+
+uint64_t ingest_layer_json(InputStream& in, Assembler& out, const std::string& path) {
+  return ingest_layer_json([&in](char* buf, size_t n) { return in.read(buf, n); }, out, path);
+}
+
+uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::string& path) {
+  size_t at = 0;
+  return ingest_layer_json(
+      [&](char* buf, size_t n) {
+        const size_t k = std::min(n, text.size() - at);
+        std::memcpy(buf, text.data() + at, k);
+        at += k;
+        return k;
+      },
+      out, path);
 }
 
 }  // namespace trtlens

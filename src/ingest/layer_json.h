@@ -2,14 +2,23 @@
 // TRT 11 form ("I/O Tensors", split format/data-type keys), and a bare list of layers as root.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
+#include "ingest/json_stream.h"
 #include "model/assembler.h"
 
 namespace trtlens {
 
-// `text` is the whole file; it is parsed in place (simdjson On-Demand, no DOM of the file) and
-// may be changed (sanitised, padded). Throws InputError when it is not a layer JSON document.
-void ingest_layer_json(std::string& text, Assembler& out, const std::string& path);
+class InputStream;
+
+// Reads the document from `source` one layer at a time (each parsed in place by simdjson
+// On-Demand; the file is never held whole). Returns the input's line count. Throws InputError
+// when it is not a layer JSON document. `chunk` is the read size (see JsonStream).
+uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
+                           const std::string& path, size_t chunk = JsonStream::kChunk);
+uint64_t ingest_layer_json(InputStream& in, Assembler& out, const std::string& path);
+uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::string& path);
 
 }  // namespace trtlens

@@ -94,9 +94,7 @@ void load_one(const std::string& path, const Grammar& grammar, const ReadLimits&
       throw InputError(path, "JSON that is not a TensorRT export (no Layers, timeMs or latencyMs)");
     case InputKind::LayerJson: {
       out.begin_input(path, to_string(kind), in->gzip());
-      std::string text = read_whole(*in, path, member, limits);
-      ingest_layer_json(text, out, path);
-      const uint64_t lines = count_lines(text);
+      const uint64_t lines = ingest_layer_json(*in, out, path);
       note_cut_gzip(*in, out, path, lines);
       out.end_input(lines);
       return;

@@ -7,7 +7,7 @@
 #include "model/assembler.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string text(reinterpret_cast<const char*>(data), size);
+  std::string_view text(reinterpret_cast<const char*>(data), size);
   trtlens::Capture c;
   trtlens::Assembler out(c);
   out.begin_input("fuzz.json", "layer-json", false);
