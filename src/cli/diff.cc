@@ -58,7 +58,7 @@ int run_diff(const DiffOptions& o) {
 
   Output out(o.common.output);
   if (o.common.format == "json") {
-    out.stream() << dump_json(diff_json(d, gates)) << '\n';
+    write_diff_json(d, gates, out.stream());
   } else if (o.common.format == "html") {
     ReportOptions ro;
     ro.title = "trtlens diff";

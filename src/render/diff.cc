@@ -7,6 +7,7 @@
 
 #include "io/units.h"
 #include "render/escape.h"
+#include "render/json.h"
 #include "render/text_table.h"
 
 namespace trtlens {
@@ -63,7 +64,7 @@ json opt(const std::optional<T>& v) {
   return v ? json(*v) : json();
 }
 
-json latency_json(const Latency& l) {
+json side_latency_json(const Latency& l) {
   json j;
   j["source"] = to_string(l.source);
   j["measured"] = l.measured();
@@ -186,7 +187,50 @@ std::vector<std::string> summary_lines(const DiffResult& d) {
 
 }  // namespace
 
-json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
+namespace {
+
+json pair_json(const DiffResult& d, size_t k) {
+  const LayerPair& p = d.alignment.pairs[k];
+  json x;
+  x["base"] = p.base >= 0 ? json(d.base->layers[size_t(p.base)].name) : json();
+  x["head"] = p.head >= 0 ? json(d.head->layers[size_t(p.head)].name) : json();
+  x["base_index"] = p.base >= 0 ? json(p.base) : json();
+  x["head_index"] = p.head >= 0 ? json(p.head) : json();
+  x["aligned_by"] = to_string(p.by);
+  x["confidence"] = p.confidence;
+  x["fusion_group"] = p.fusion_group >= 0 ? json(p.fusion_group) : json();
+  return x;
+}
+
+json group_json(const DiffResult& d, size_t k) {
+  const FusionGroup& fg = d.alignment.fusion_groups[k];
+  json x;
+  x["what"] = fg.what;
+  x["base"] = json::array();
+  for (int i : fg.base) x["base"].push_back(d.base->layers[size_t(i)].name);
+  x["head"] = json::array();
+  for (int i : fg.head) x["head"].push_back(d.head->layers[size_t(i)].name);
+  x["onnx_nodes"] = fg.nodes;
+  return x;
+}
+
+json change_json(const DiffResult& d, size_t k) {
+  const DiffChange& c = d.changes[k];
+  json x;
+  x["kind"] = c.kind;
+  x["what"] = c.what;
+  x["base"] = c.base;
+  x["head"] = c.head;
+  x["delta"] = opt(c.delta);
+  x["unit"] = c.unit.empty() ? json() : json(c.unit);
+  x["base_layers"] = c.base_layers;
+  x["head_layers"] = c.head_layers;
+  x["onnx_nodes"] = c.onnx_nodes;
+  return x;
+}
+
+// The document with its three long lists (pairs, fusion groups, changes) left empty.
+json diff_json_head(const DiffResult& d, const std::vector<GateResult>& gates) {
   json j;
   j["schema"] = "trtlens-diff/2";
   j["base"] = diff_side_json(d.base_side);
@@ -206,8 +250,8 @@ json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
   h["precision_transitions"] = transitions_text(d);
   h["fusion_changes"] = d.fusion_changes;
   j["headline"] = std::move(h);
-  j["latency"] = {{"base", latency_json(d.base_side.latency)},
-                  {"head", latency_json(d.head_side.latency)},
+  j["latency"] = {{"base", side_latency_json(d.base_side.latency)},
+                  {"head", side_latency_json(d.head_side.latency)},
                   {"source", d.latency_source}};
   auto tr = json::array();
   for (const auto& t : d.transitions)
@@ -226,46 +270,9 @@ json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
     g.push_back(std::move(x));
   }
   j["gates"] = std::move(g);
-  auto pairs = json::array();
-  for (const auto& p : d.alignment.pairs) {
-    json x;
-    x["base"] = p.base >= 0 ? json(d.base->layers[size_t(p.base)].name) : json();
-    x["head"] = p.head >= 0 ? json(d.head->layers[size_t(p.head)].name) : json();
-    x["base_index"] = p.base >= 0 ? json(p.base) : json();
-    x["head_index"] = p.head >= 0 ? json(p.head) : json();
-    x["aligned_by"] = to_string(p.by);
-    x["confidence"] = p.confidence;
-    x["fusion_group"] = p.fusion_group >= 0 ? json(p.fusion_group) : json();
-    pairs.push_back(std::move(x));
-  }
-  j["pairs"] = std::move(pairs);
-  auto groups = json::array();
-  for (const auto& fg : d.alignment.fusion_groups) {
-    json x;
-    x["what"] = fg.what;
-    x["base"] = json::array();
-    for (int i : fg.base) x["base"].push_back(d.base->layers[size_t(i)].name);
-    x["head"] = json::array();
-    for (int i : fg.head) x["head"].push_back(d.head->layers[size_t(i)].name);
-    x["onnx_nodes"] = fg.nodes;
-    groups.push_back(std::move(x));
-  }
-  j["fusion_groups"] = std::move(groups);
-  auto changes = json::array();
-  for (const auto& c : d.changes) {
-    json x;
-    x["kind"] = c.kind;
-    x["what"] = c.what;
-    x["base"] = c.base;
-    x["head"] = c.head;
-    x["delta"] = opt(c.delta);
-    x["unit"] = c.unit.empty() ? json() : json(c.unit);
-    x["base_layers"] = c.base_layers;
-    x["head_layers"] = c.head_layers;
-    x["onnx_nodes"] = c.onnx_nodes;
-    changes.push_back(std::move(x));
-  }
-  j["changes"] = std::move(changes);
+  j["pairs"] = json::array();
+  j["fusion_groups"] = json::array();
+  j["changes"] = json::array();
   json s;
   size_t only_base, only_head;
   auto by = pairs_by(d, only_base, only_head);
@@ -281,6 +288,27 @@ json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
   }
   j["summary"] = std::move(s);
   return j;
+}
+
+}  // namespace
+
+json diff_json(const DiffResult& d, const std::vector<GateResult>& gates) {
+  json j = diff_json_head(d, gates);
+  for (size_t k = 0; k < d.alignment.pairs.size(); ++k) j["pairs"].push_back(pair_json(d, k));
+  for (size_t k = 0; k < d.alignment.fusion_groups.size(); ++k)
+    j["fusion_groups"].push_back(group_json(d, k));
+  for (size_t k = 0; k < d.changes.size(); ++k) j["changes"].push_back(change_json(d, k));
+  return j;
+}
+
+void write_diff_json(const DiffResult& d, const std::vector<GateResult>& gates, std::ostream& os) {
+  write_json_lists(
+      os, diff_json_head(d, gates),
+      {{"pairs", d.alignment.pairs.size(), [&d](size_t k) { return pair_json(d, k); }},
+       {"fusion_groups", d.alignment.fusion_groups.size(),
+        [&d](size_t k) { return group_json(d, k); }},
+       {"changes", d.changes.size(), [&d](size_t k) { return change_json(d, k); }}});
+  os << '\n';
 }
 
 namespace {
@@ -507,7 +535,7 @@ json diff_side_json(const DiffSide& s) {
   j["weights_bytes"] = opt(s.weights_bytes);
   j["peak_activation_bytes"] = opt(s.peak_activation_bytes);
   j["engine_size_mib"] = opt(s.engine_size_mib);
-  j["latency"] = latency_json(s.latency);
+  j["latency"] = side_latency_json(s.latency);
   return j;
 }
 

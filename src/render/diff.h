@@ -14,6 +14,8 @@
 namespace trtlens {
 
 nlohmann::ordered_json diff_json(const DiffResult& d, const std::vector<GateResult>& gates);
+// The same document written to `os` pair by pair (memory: one element's JSON at a time).
+void write_diff_json(const DiffResult& d, const std::vector<GateResult>& gates, std::ostream& os);
 // One build's figures as diff and compare write them.
 nlohmann::ordered_json diff_side_json(const DiffSide& side);
 TextTable diff_changes_table(const DiffResult& d);

@@ -1,5 +1,6 @@
 #include "render/json.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include "render/explain.h"
@@ -116,28 +117,10 @@ void write_padded(std::ostream& os, std::string_view text, const std::string& pa
   }
 }
 
-// dump_json(build_json(b)) with `pad` after each line end, the layers dumped one at a time into
-// the empty array that stood for them: a build's whole document at once is several KB per layer
-// (nlohmann's nodes), more than the model itself. Dumped strings hold no raw newline, so the
-// marker can only be the build's own top-level key.
 void write_build_json(const Build& b, std::ostream& os, const std::string& pad) {
-  const std::string doc = dump_json(build_json_with(b, false));
-  const std::string marker = "\n  \"layers\": []";
-  const size_t at = doc.find(marker);
-  if (at == std::string::npos || b.layers.empty()) {
-    write_padded(os, doc, pad);
-    return;
-  }
-  const std::string_view text(doc);
-  write_padded(os, text.substr(0, at), pad);
-  write_padded(os, "\n  \"layers\": [", pad);
-  const std::string element_pad = pad + "    ";
-  for (size_t k = 0; k < b.layers.size(); ++k) {
-    os << (k ? ",\n" : "\n") << element_pad;
-    write_padded(os, dump_json(layer_json(b.layers[k])), element_pad);
-  }
-  write_padded(os, "\n  ]", pad);
-  write_padded(os, text.substr(at + marker.size()), pad);
+  write_json_lists(os, build_json_with(b, false),
+                   {{"layers", b.layers.size(), [&b](size_t k) { return layer_json(b.layers[k]); }}},
+                   pad);
 }
 
 }  // namespace
@@ -244,6 +227,37 @@ void write_capture_json(const Capture& c, const std::vector<const Build*>& build
   }
   os << "\n  ]";
   os.write(doc.data() + at + marker.size(), std::streamsize(doc.size() - at - marker.size()));
+}
+
+void write_json_lists(std::ostream& os, const ojson& doc, const std::vector<JsonList>& lists,
+                      const std::string& pad) {
+  const std::string text = dump_json(doc);
+  // Dumped strings hold no raw newline, so a marker can only be the document's own top-level key.
+  struct Spot {
+    size_t at, length;
+    const JsonList* list;
+  };
+  std::vector<Spot> spots;
+  for (const JsonList& l : lists) {
+    const std::string marker = "\n  " + dump_json(ojson(l.key)) + ": []";
+    const size_t at = text.find(marker);
+    if (at != std::string::npos && l.count) spots.push_back({at, marker.size(), &l});
+  }
+  std::sort(spots.begin(), spots.end(), [](const Spot& a, const Spot& b) { return a.at < b.at; });
+  const std::string_view all(text);
+  const std::string element_pad = pad + "    ";
+  size_t from = 0;
+  for (const Spot& s : spots) {
+    write_padded(os, all.substr(from, s.at - from), pad);
+    write_padded(os, all.substr(s.at, s.length - 1), pad);  // the key and '[', without ']'
+    for (size_t k = 0; k < s.list->count; ++k) {
+      os << (k ? ",\n" : "\n") << element_pad;
+      write_padded(os, dump_json(s.list->element(k)), element_pad);
+    }
+    write_padded(os, "\n  ]", pad);
+    from = s.at + s.length;
+  }
+  write_padded(os, all.substr(from), pad);
 }
 
 std::string dump_json(const ojson& j, int indent) {

@@ -1,7 +1,9 @@
 // The trtlens JSON document (ARCHITECTURE §4, schema "trtlens/1").
 #pragma once
 
+#include <functional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,5 +24,17 @@ void write_capture_json(const Capture& capture, const std::vector<const Build*>&
 
 // Serialises with names kept byte for byte where they are UTF-8 (invalid bytes become U+FFFD).
 std::string dump_json(const nlohmann::ordered_json& j, int indent = 2);
+
+// A top-level list of a document, made one element at a time (see write_json_lists).
+struct JsonList {
+  std::string key;
+  size_t count = 0;
+  std::function<nlohmann::ordered_json(size_t)> element;
+};
+// The text of dump_json(doc), with `pad` after each line end, where each of `lists` (an empty
+// array under its key in `doc`) is filled with its elements dumped one at a time: the JSON nodes
+// of a list of thousands of layers or pairs take several times the model's memory.
+void write_json_lists(std::ostream& os, const nlohmann::ordered_json& doc,
+                      const std::vector<JsonList>& lists, const std::string& pad = "");
 
 }  // namespace trtlens
