@@ -135,7 +135,6 @@ std::shared_ptr<const Grammar> Grammar::from_files(
     const std::vector<std::pair<std::string, std::string>>& files) {
   auto g = std::make_shared<Grammar>();
   for (const auto& [name, text] : files) g->add_file(name, text);
-  g->compile();
   for (const auto& p : g->patterns_) {
     if (!g->by_name_.emplace(p->name, p.get()).second)
       throw GrammarError(p->file + ":" + std::to_string(p->line) + ": pattern '" + p->name +
@@ -168,7 +167,19 @@ std::shared_ptr<const Grammar> Grammar::load(const std::string& override_dir) {
   return from_files(files);
 }
 
+void Grammar::compiled() const {
+  std::call_once(compile_once_, [this] {
+    try {
+      const_cast<Grammar*>(this)->compile();
+    } catch (...) {
+      compile_error_ = std::current_exception();
+    }
+  });
+  if (compile_error_) std::rethrow_exception(compile_error_);
+}
+
 const GrammarPattern& Grammar::pattern(std::string_view name) const {
+  compiled();
   auto it = by_name_.find(name);
   if (it == by_name_.end())
     throw GrammarError("grammar has no pattern '" + std::string(name) + "'");

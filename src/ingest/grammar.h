@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,15 +50,24 @@ class Grammar {
   static std::shared_ptr<const Grammar> from_files(
       const std::vector<std::pair<std::string, std::string>>& files);  // (name, text)
 
-  // The pattern called `name`; throws GrammarError when the grammar lacks it.
+  // The pattern called `name`; throws GrammarError when the grammar lacks it, or when a pattern
+  // does not compile. Patterns compile on first use (from any thread, once): a run that reads
+  // only JSON never needs them, and they are a megabyte and a half and most of start-up.
   const RE2& re(std::string_view name) const;
   const GrammarPattern& pattern(std::string_view name) const;
   bool has(std::string_view name) const;
-  const std::vector<std::unique_ptr<GrammarPattern>>& patterns() const { return patterns_; }
+  const std::vector<std::unique_ptr<GrammarPattern>>& patterns() const {
+    compiled();
+    return patterns_;
+  }
 
  private:
   void add_file(const std::string& file, const std::string& text);  // read, not compiled
   void compile();
+  void compiled() const;  // compiles on first call; rethrows a compile error on every call
+
+  mutable std::once_flag compile_once_;
+  mutable std::exception_ptr compile_error_;
 
   std::vector<std::unique_ptr<GrammarPattern>> patterns_;
   std::map<std::string, GrammarPattern*, std::less<>> by_name_;
