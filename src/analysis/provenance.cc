@@ -424,10 +424,8 @@ void compute_provenance(Capture& c) {
     }
     const Layer& l = b->layers[size_t(at)];
     const LayerProvenance& lp = m.layers[size_t(at)];
-    n.layer_index = at;
+    n.layer_index = at;  // the other nodes of the layer are what it is fused with
     n.precision = precision_of(l);
-    for (const auto& other : lp.nodes)
-      if (other != n.name) n.fused_with.push_back(other);
     if (lp.kind == "myelin")
       n.fate = NodeFate::InMyelin;
     else

@@ -54,7 +54,10 @@ struct OnnxNode {
   const std::vector<int64_t>& kernel() const;
 
   // Filled by analysis/provenance.
-  std::vector<std::string> fused_with;  // other nodes in that layer
+  // The node a fusion line named as its partner, where the layer name does not show it; other
+  // nodes fused with it are those of its layer (OnnxModel::fused_with): a copy of their names
+  // per node was a tenth of an engine named only by its layers.
+  std::vector<std::string> fused_with;
   std::string reason;                   // elimination reason when the log says
   std::string precision;                // dtype the node ends up computing in
   // "prefix": the layer names it cut short (the name printed is a prefix of this one only).
@@ -128,6 +131,8 @@ struct OnnxModel {
   // By name through an index rebuilt whenever the vectors were replaced or grew (engines of
   // 10k layers look names up per layer).
   const OnnxNode* find(const std::string& name) const;
+  // The other nodes in the layer that computes `n` (or the partner a fusion line named).
+  std::vector<std::string> fused_with(const OnnxNode& n) const;
   bool is_initializer(const std::string& name) const;
 
  private:

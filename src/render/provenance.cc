@@ -31,7 +31,7 @@ TextTable provenance_nodes_table(const OnnxModel& m, const Build* final, const r
     if (!keep(n, filter)) continue;
     std::string name = n.name + (n.unnamed ? " (unnamed)" : "");
     t.rows.push_back({std::to_string(n.index), name, n.op, to_string(n.fate), node_layer(final, n),
-                      n.precision, join(n.fused_with), n.reason});
+                      n.precision, join(m.fused_with(n)), n.reason});
   }
   return t;
 }
@@ -109,7 +109,7 @@ ojson onnx_json(const OnnxModel& m, const Build* final) {
     e["fate"] = to_string(n.fate);
     const std::string& layer = node_layer(final, n);
     e["layer"] = layer.empty() ? ojson(nullptr) : ojson(layer);
-    e["fused_with"] = n.fused_with;
+    e["fused_with"] = m.fused_with(n);
     e["precision"] = n.precision.empty() ? ojson(nullptr) : ojson(n.precision);
     e["reason"] = n.reason.empty() ? ojson(nullptr) : ojson(n.reason);
     j["nodes"].push_back(std::move(e));
