@@ -191,7 +191,10 @@ struct Resolver {
   }
 };
 
-LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::string>& notes) {
+// `nodes` gets the ONNX nodes the layer computes (its onnx_nodes).
+LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::string>& nodes,
+                          std::vector<std::string>& notes) {
+  nodes.clear();
   LayerProvenance lp;
   ParsedLayerName p = parse_layer_name(l.name);
   auto meta = metadata_node_names(l.metadata);
@@ -202,9 +205,9 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
     std::vector<std::string> unmatched;
     for (const auto& n : meta) {
       if (r.index.node(n)) {
-        lp.nodes.push_back(n);
+        nodes.push_back(n);
       } else if (auto full = r.index.node_by_prefix(n)) {
-        lp.nodes.push_back(*full);
+        nodes.push_back(*full);
         lp.prefix_matches.emplace_back(n, *full);
       } else {
         unmatched.push_back(n);
@@ -249,7 +252,7 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
         lp.note = "ForeignNode range runs backwards in graph order (" + p.range_first + " after " +
                   p.range_last + "): not expanded";
       } else {
-        for (size_t i = *a; i <= *b; ++i) lp.nodes.push_back(r.model.nodes[i].name);
+        for (size_t i = *a; i <= *b; ++i) nodes.push_back(r.model.nodes[i].name);
       }
       if (!lp.note.empty()) notes.push_back("layer '" + l.name + "': " + lp.note);
       return lp;
@@ -266,8 +269,7 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
         lp.prefix_matches.emplace_back(part, name);
         [[fallthrough]];
       case Resolver::What::Node:
-        if (std::find(lp.nodes.begin(), lp.nodes.end(), name) == lp.nodes.end())
-          lp.nodes.push_back(name);
+        if (std::find(nodes.begin(), nodes.end(), name) == nodes.end()) nodes.push_back(name);
         break;
       case Resolver::What::Initializer:
         lp.initializers.push_back(name);
@@ -280,7 +282,7 @@ LayerProvenance map_layer(const Layer& l, const Resolver& r, std::vector<std::st
         break;
     }
   }
-  lp.kind = !lp.nodes.empty() ? "onnx" : internal ? "internal" : "other";
+  lp.kind = !nodes.empty() ? "onnx" : internal ? "internal" : "other";
   if (!unmatched.empty()) {
     lp.note = std::to_string(unmatched.size()) +
               " part(s) of the name match no ONNX node: " + unmatched.front();
@@ -389,22 +391,20 @@ void compute_provenance(Capture& c) {
   std::vector<size_t> foreign;
   for (size_t li = 0; li < b->layers.size(); ++li) {
     Layer& l = b->layers[li];
-    LayerProvenance lp = map_layer(l, r, m.notes);
-    l.onnx_nodes = lp.nodes;
+    LayerProvenance lp = map_layer(l, r, l.onnx_nodes, m.notes);
     if (lp.kind == "myelin" && !lp.from_metadata)
       foreign.push_back(li);
     else
-      for (const auto& n : lp.nodes) layer_of.emplace(n, li);
+      for (const auto& n : l.onnx_nodes) layer_of.emplace(n, li);
     m.layers.push_back(std::move(lp));
   }
   // A ForeignNode range spans graph order; nodes of it that another layer names are that layer's.
   for (size_t li : foreign) {
-    auto& nodes = m.layers[li].nodes;
+    auto& nodes = b->layers[li].onnx_nodes;
     std::vector<std::string> kept;
     for (const auto& n : nodes)
       if (layer_of.find(n) < 0) kept.push_back(n);
     nodes = std::move(kept);
-    b->layers[li].onnx_nodes = nodes;
     for (const auto& n : nodes) layer_of.emplace(n, li);
   }
 
@@ -429,8 +429,8 @@ void compute_provenance(Capture& c) {
     if (lp.kind == "myelin")
       n.fate = NodeFate::InMyelin;
     else
-      n.fate = lp.nodes.size() == 1 ? NodeFate::Standalone : NodeFate::Fused;
-    if (!lp.initializers.empty() && lp.nodes.size() == 1 && n.fate == NodeFate::Standalone)
+      n.fate = l.onnx_nodes.size() == 1 ? NodeFate::Standalone : NodeFate::Fused;
+    if (!lp.initializers.empty() && l.onnx_nodes.size() == 1 && n.fate == NodeFate::Standalone)
       n.reason = "with initializer " + lp.initializers.front();
   }
 }

@@ -177,5 +177,7 @@ struct Capture {
 // The name of the final build's layer that computes `n` ("" when none); `final` is
 // Capture::final_build().
 const std::string& node_layer(const Build* final, const OnnxNode& n);
+// The other ONNX nodes in the layer that computes `n` (or the partner a fusion line named).
+std::vector<std::string> fused_with(const Build* final, const OnnxNode& n);
 
 }  // namespace trtlens

@@ -63,15 +63,6 @@ const std::vector<int64_t>& OnnxNode::kernel() const {
   return origin ? origin->kernel : none;
 }
 
-std::vector<std::string> OnnxModel::fused_with(const OnnxNode& n) const {
-  if (!n.fused_with.empty() || n.layer_index < 0 || size_t(n.layer_index) >= layers.size())
-    return n.fused_with;
-  std::vector<std::string> others;
-  for (const auto& other : layers[size_t(n.layer_index)].nodes)
-    if (other != n.name) others.push_back(other);
-  return others;
-}
-
 const OnnxNode* OnnxModel::find(const std::string& name) const {
   return lookup(nodes, node_index_, name);
 }

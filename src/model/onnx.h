@@ -55,8 +55,8 @@ struct OnnxNode {
 
   // Filled by analysis/provenance.
   // The node a fusion line named as its partner, where the layer name does not show it; other
-  // nodes fused with it are those of its layer (OnnxModel::fused_with): a copy of their names
-  // per node was a tenth of an engine named only by its layers.
+  // nodes fused with it are those of its layer (fused_with() in capture.h): a copy of their
+  // names per node was a tenth of an engine named only by its layers.
   std::vector<std::string> fused_with;
   std::string reason;                   // elimination reason when the log says
   std::string precision;                // dtype the node ends up computing in
@@ -86,7 +86,7 @@ struct LayerCount {
 // Parallel to the final build's layers (the layer's name is there).
 struct LayerProvenance {
   std::string_view kind;  // onnx, myelin, reformat, copy, internal, other (a literal)
-  std::vector<std::string> nodes;
+  // (Its ONNX nodes are the layer's own Layer::onnx_nodes.)
   std::vector<std::string> initializers;
   std::string attached_to;  // reformat: the layer it serves; copy: the tensor copied
   bool from_metadata = false;
@@ -131,8 +131,6 @@ struct OnnxModel {
   // By name through an index rebuilt whenever the vectors were replaced or grew (engines of
   // 10k layers look names up per layer).
   const OnnxNode* find(const std::string& name) const;
-  // The other nodes in the layer that computes `n` (or the partner a fusion line named).
-  std::vector<std::string> fused_with(const OnnxNode& n) const;
   bool is_initializer(const std::string& name) const;
 
  private:

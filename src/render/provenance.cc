@@ -31,7 +31,7 @@ TextTable provenance_nodes_table(const OnnxModel& m, const Build* final, const r
     if (!keep(n, filter)) continue;
     std::string name = n.name + (n.unnamed ? " (unnamed)" : "");
     t.rows.push_back({std::to_string(n.index), name, n.op, to_string(n.fate), node_layer(final, n),
-                      n.precision, join(m.fused_with(n)), n.reason});
+                      n.precision, join(fused_with(final, n)), n.reason});
   }
   return t;
 }
@@ -48,7 +48,7 @@ TextTable provenance_layers_table(const Build& b, const OnnxModel& m, const re2:
     const Layer& l = b.layers[i];
     const LayerProvenance& lp = m.layers[i];
     if (filter && !wanted.count(l.name)) continue;
-    std::string nodes = join(lp.nodes);
+    std::string nodes = join(l.onnx_nodes);
     if (!lp.initializers.empty())
       nodes += (nodes.empty() ? "" : "; ") + std::string("initializers: ") + join(lp.initializers);
     std::string notes = lp.note;
@@ -109,7 +109,7 @@ ojson onnx_json(const OnnxModel& m, const Build* final) {
     e["fate"] = to_string(n.fate);
     const std::string& layer = node_layer(final, n);
     e["layer"] = layer.empty() ? ojson(nullptr) : ojson(layer);
-    e["fused_with"] = m.fused_with(n);
+    e["fused_with"] = fused_with(final, n);
     e["precision"] = n.precision.empty() ? ojson(nullptr) : ojson(n.precision);
     e["reason"] = n.reason.empty() ? ojson(nullptr) : ojson(n.reason);
     j["nodes"].push_back(std::move(e));
@@ -125,7 +125,10 @@ ojson onnx_json(const OnnxModel& m, const Build* final) {
     const LayerProvenance& l = m.layers[i];
     const std::string& name =
         final && i < final->layers.size() ? final->layers[i].name : std::string();
-    ojson e = {{"layer", name}, {"kind", l.kind}, {"nodes", l.nodes}};
+    const std::vector<std::string> none;
+    const std::vector<std::string>& nodes =
+        final && i < final->layers.size() ? final->layers[i].onnx_nodes : none;
+    ojson e = {{"layer", name}, {"kind", l.kind}, {"nodes", nodes}};
     if (!l.initializers.empty()) e["initializers"] = l.initializers;
     if (!l.attached_to.empty()) e["attached_to"] = l.attached_to;
     if (l.from_metadata) e["from_metadata"] = true;
