@@ -1,6 +1,11 @@
+#include "model/values.h"
+
 #include <gtest/gtest.h>
 
-#include "model/values.h"
+#include <thread>
+#include <vector>
+
+#include "model/shared_text.h"
 
 namespace trtlens {
 
@@ -19,8 +24,8 @@ TEST(Values, DtypeSpellingsMapToCanonical) {
 }
 
 TEST(Values, EveryCanonicalDtypeHasASize) {
-  for (const char* d : {"FP32", "FP16", "BF16", "FP8", "FP4", "INT4", "INT8", "UINT8", "INT32",
-                        "INT64", "BOOL"})
+  for (const char* d :
+       {"FP32", "FP16", "BF16", "FP8", "FP4", "INT4", "INT8", "UINT8", "INT32", "INT64", "BOOL"})
     EXPECT_TRUE(dtype_bits(d).has_value()) << d;
   EXPECT_EQ(*dtype_bits("INT4"), 4);
   EXPECT_EQ(*dtype_bits("FP4"), 4);
@@ -67,8 +72,8 @@ TEST(Values, DimsKeepNegativesAndVectorWidth) {
 TEST(Values, ShapeDimsAsTrtexecWritesThem) {
   EXPECT_EQ(*parse_x_dims("1x3x224x224"), (std::vector<int64_t>{1, 3, 224, 224}));
   EXPECT_EQ(*parse_x_dims("16"), (std::vector<int64_t>{16}));
-  for (const char* bad : {"", "1x", "x3", "1x-3", "1x+3", "1x3.5", "1,3", "1xx3",
-                          "99999999999999999999x3"})
+  for (const char* bad :
+       {"", "1x", "x3", "1x-3", "1x+3", "1x3.5", "1,3", "1xx3", "99999999999999999999x3"})
     EXPECT_FALSE(parse_x_dims(bad)) << bad;
 }
 
@@ -100,13 +105,43 @@ TEST(Values, VersionNumbers) {
 
 TEST(Values, Utf8SequenceLength) {
   EXPECT_EQ(utf8_sequence_length("a", 0), 1u);
-  EXPECT_EQ(utf8_sequence_length("\xc3\xa9", 0), 2u);              // U+00E9
-  EXPECT_EQ(utf8_sequence_length("\xf0\x9f\x98\x80", 0), 4u);      // U+1F600
-  EXPECT_EQ(utf8_sequence_length("\xc0\x80", 0), 0u);              // overlong NUL
-  EXPECT_EQ(utf8_sequence_length("\xed\xa0\x80", 0), 0u);          // surrogate U+D800
-  EXPECT_EQ(utf8_sequence_length("\xf4\x90\x80\x80", 0), 0u);      // past U+10FFFF
-  EXPECT_EQ(utf8_sequence_length("\xe2\x82", 0), 0u);              // cut short
-  EXPECT_EQ(utf8_sequence_length("\x80", 0), 0u);                   // lone continuation
+  EXPECT_EQ(utf8_sequence_length("\xc3\xa9", 0), 2u);          // U+00E9
+  EXPECT_EQ(utf8_sequence_length("\xf0\x9f\x98\x80", 0), 4u);  // U+1F600
+  EXPECT_EQ(utf8_sequence_length("\xc0\x80", 0), 0u);          // overlong NUL
+  EXPECT_EQ(utf8_sequence_length("\xed\xa0\x80", 0), 0u);      // surrogate U+D800
+  EXPECT_EQ(utf8_sequence_length("\xf4\x90\x80\x80", 0), 0u);  // past U+10FFFF
+  EXPECT_EQ(utf8_sequence_length("\xe2\x82", 0), 0u);          // cut short
+  EXPECT_EQ(utf8_sequence_length("\x80", 0), 0u);              // lone continuation
 }
 
+}  // namespace trtlens
+
+namespace trtlens {
+namespace {
+
+TEST(SharedText, EqualTextsShareOneCopyAndReadAsStrings) {
+  // Interned from two threads at once (diff reads its two sides so): one copy per text.
+  const std::string hwc8 = "Channel major FP16 format where channel % 8 == 0";
+  std::vector<SharedText> a(1000), b(1000);
+  std::thread other([&] {
+    for (auto& t : b) t = SharedText(hwc8);
+  });
+  for (auto& t : a) t = SharedText(std::string_view(hwc8));
+  other.join();
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(&a[i].str(), &b[0].str());
+    EXPECT_EQ(a[i], b[i]);
+  }
+  EXPECT_EQ(a[0], hwc8);
+  EXPECT_EQ(a[0].size(), hwc8.size());
+  EXPECT_EQ("format " + a[0], "format " + hwc8);
+  EXPECT_NE(a[0], SharedText("Row major linear FP32"));
+  const SharedText none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(none, "");
+  EXPECT_TRUE(SharedText("").empty());
+  EXPECT_EQ(none, SharedText(std::string()));
+}
+
+}  // namespace
 }  // namespace trtlens

@@ -14,6 +14,7 @@
 #include "model/findings.h"
 #include "model/memory.h"
 #include "model/onnx.h"
+#include "model/shared_text.h"
 #include "model/remarks.h"
 #include "model/source.h"
 #include "model/timing.h"
@@ -34,7 +35,7 @@ struct Tensor {
   bool has_dims = false;
   int vector_axis = -1;
   int vector_width = 0;
-  std::string format;    // verbatim format string where the input gave one
+  SharedText format;     // verbatim format string where the input gave one
   std::string location;  // "Device" / "Host" where given
 };
 
