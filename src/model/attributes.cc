@@ -1,5 +1,6 @@
 #include "model/attributes.h"
 
+#include <algorithm>
 #include <charconv>
 #include <unordered_set>
 
@@ -229,9 +230,9 @@ Attributes::const_iterator::const_iterator(std::string_view text, size_t pos)
 void Attributes::const_iterator::read() {
   const size_t key_end = skip_string(text_, pos_);
   member_.key_text = text_.substr(pos_ + 1, key_end - pos_ - 2);
-  const size_t value = key_end + 1;
+  const size_t value = std::min(key_end + 1, text_.size());  // past the ':'
   const size_t value_end = skip_value(text_, value);
-  member_.value_text = text_.substr(std::min(value, text_.size()), value_end - value);
+  member_.value_text = text_.substr(value, value_end - value);
   next_ = value_end < text_.size() && text_[value_end] == ',' ? value_end + 1 : text_.size();
 }
 
