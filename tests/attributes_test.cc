@@ -4,8 +4,10 @@
 #include "model/attributes.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "model/assembler.h"
@@ -233,6 +235,34 @@ TEST(Attributes, BuilderHandlesAHundredThousandKeys) {
   // The builder is reusable: a second layer starts empty.
   b.add("x", "1");
   EXPECT_EQ(b.finish().text(), R"({"x":1})");
+}
+
+// Through the layer JSON reader: repeated keys before and after the reader's index takes over,
+// escaped and non-ASCII keys, nested values with spaces; the result is nlohmann's reading of the
+// same text (an object read key by key: the last value, in the first place).
+TEST(Attributes, LayerJsonReaderWritesWhatNlohmannReads) {
+  std::string text = R"({"Layers": [{"Name": "l", "LayerType": "Reformat", "k\"q\u00e9": 1)";
+  for (int i = 0; i < 300; ++i)
+    text += ", \"k" + std::to_string(i) + "\": {\"a\": [1, 2.50, \"x y\"], \"n\": null}";
+  text += R"(, "k3": "again", "k250": [true, false], "\u043a\u043b\u044e\u0447": 1E2}]})";
+  namespace fs = std::filesystem;
+  const fs::path path =
+      fs::temp_directory_path() / ("trtlens_attributes_" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+  }
+  const Capture c = test::load({path.string()});
+  fs::remove(path);
+  ojson want = ojson::parse(text)["Layers"][0];
+  want.erase("Name");
+  want.erase("LayerType");
+  ASSERT_EQ(c.builds.size(), 1u);
+  const Attributes& a = c.builds[0].layers.at(0).attributes;
+  EXPECT_EQ(a.text(), want.dump());
+  EXPECT_EQ(a.string("k3"), "again");
+  EXPECT_EQ(*a.get("k\"q\u00e9"), 1);
+  EXPECT_EQ(*a.get("\u043a\u043b\u044e\u0447"), 100.0);
 }
 
 // A real detailed export: every layer's attributes are byte for byte nlohmann's dump of the
