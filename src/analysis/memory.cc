@@ -446,7 +446,7 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
         int64_t ch = l.inputs.front().dims[1];
         std::vector<int64_t> dims{*k, ch};
         auto kernel = attrs.get("Kernel");
-        if (kernel->is_array())
+        if (kernel && kernel->is_array())
           for (const auto& r : *kernel)
             if (r.is_number_integer()) dims.push_back(r.get<int64_t>());
         auto v = volume(dims);
