@@ -134,7 +134,8 @@ TEST(CoreCorpus, EveryTrexGraphJsonParsesExactly) {
             key == "TacticValue" || key == "TacticName")
           continue;
         ASSERT_TRUE(gl.attributes.contains(key)) << where << " " << key;
-        EXPECT_EQ(nlohmann::json::parse(gl.attributes[key].dump()), value) << where << " " << key;
+        EXPECT_EQ(nlohmann::json::parse(gl.attributes.get(key)->dump()), value)
+            << where << " " << key;
       }
     }
     ASSERT_EQ(b.bindings.size(), kCounts.at(rel).second);

@@ -150,9 +150,9 @@ TEST(CoreFixtures, DumpLayerInfoDetailedOneLine) {
   EXPECT_EQ(conv.metadata, "[ONNX Layer: /conv1/Conv]\x1e[ONNX Layer: /relu/Relu]");
   EXPECT_EQ(conv.inputs.at(0).format, "Channel major FP16 format where channel % 8 == 0");
   EXPECT_EQ(conv.inputs.at(0).dtype, "FP16");
-  EXPECT_EQ(conv.attributes["Kernel"], nlohmann::ordered_json({7, 7}));
-  EXPECT_EQ(conv.attributes["Weights"]["Count"], 9408);
-  EXPECT_EQ(conv.attributes["Activation"], "RELU");
+  EXPECT_EQ(conv.attributes.get("Kernel"), nlohmann::ordered_json({7, 7}));
+  EXPECT_EQ(conv.attributes.get("Weights")->at("Count"), 9408);
+  EXPECT_EQ(conv.attributes.string("Activation"), "RELU");
   // Myelin gemm: TacticName, no TacticValue; a tensor name with ", ".
   const Layer& gemm = b.layers[2];
   EXPECT_EQ(gemm.type, "gemm");
@@ -219,7 +219,7 @@ TEST(CoreFixtures, LayerJsonBareListRoot) {
   EXPECT_EQ(c.builds[0].layers[0].outputs.at(0).vector_width, 4);
   EXPECT_EQ(c.builds[0].layers[1].type, "NoOp");
   EXPECT_EQ(c.builds[0].layers[1].attributes.size(), 0u);
-  EXPECT_EQ(c.builds[0].layers[0].attributes["Origin"], "QDQ");
+  EXPECT_EQ(c.builds[0].layers[0].attributes.string("Origin"), "QDQ");
 }
 
 TEST(CoreFixtures, TwoRunsAndAnEnrichingDump) {
@@ -239,7 +239,7 @@ TEST(CoreFixtures, TwoRunsAndAnEnrichingDump) {
   EXPECT_EQ(conv.tactic_name, "sm80_xmma_fprop_implicit_gemm_f16f16_f16f16_f16_nhwckrsc_nhwc");
   EXPECT_EQ(conv.metadata, "[ONNX Layer: Conv_0]");
   EXPECT_EQ(conv.inputs[0].format, "Channel major FP16 format where channel % 8 == 0");
-  EXPECT_EQ(c.builds[1].layers[1].attributes["PoolingType"], "MAX");
+  EXPECT_EQ(c.builds[1].layers[1].attributes.string("PoolingType"), "MAX");
   EXPECT_EQ(c.builds[1].enriched_by, (std::vector<std::string>{core("two_builds.log") + ":14"}));
   EXPECT_TRUE(c.builds[0].layers[0].tactic_name.empty());
 }

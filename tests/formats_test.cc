@@ -154,7 +154,7 @@ TEST(FormatsPolygraphy, LayersTensorsTacticsMemoryAndShapesAreRead) {
   EXPECT_EQ(b.layers[1].type, "CaskConvolution");
   EXPECT_EQ(b.layers[1].tactic, "0x2775507d5e6f6b0f");
   EXPECT_EQ(b.layers[1].tactic_name.substr(0, 25), "sm80_xmma_fprop_implicit_");
-  EXPECT_EQ(b.layers[1].attributes["Kernel"], "[7, 7]");
+  EXPECT_EQ(b.layers[1].attributes.string("Kernel"), "[7, 7]");
   EXPECT_EQ(b.layers[2].tactic, "0xfffffffffffffffd");  // "Tactic = -3"
   EXPECT_EQ(b.layers[3].name, "{ForeignNode[fc.weight...fc, softmax]}");
   EXPECT_EQ(b.layers[3].type, "Myelin");

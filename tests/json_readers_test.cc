@@ -84,7 +84,7 @@ TEST_F(JsonReaders, LayerJsonAnyLayoutReadsTheSame) {
     for (size_t i = 0; i < layers.size(); ++i)
       if (layers[i].contains("Weights")) {
         ++with_weights;
-        EXPECT_EQ(b.layers[i].attributes.at("Weights"), layers[i].at("Weights"));
+        EXPECT_EQ(*b.layers[i].attributes.get("Weights"), layers[i].at("Weights"));
       }
     EXPECT_GT(with_weights, 0u);
   }
@@ -137,7 +137,7 @@ TEST_F(JsonReaders, LayerJsonWronglyTypedFieldsAreDiagnosed) {
   EXPECT_TRUE(has_diagnostic(c, "layer 1 LayerType is an array"));
   EXPECT_TRUE(has_diagnostic(c, "layer 1 StreamId is a string, not an integer"));
   // The value is not lost: it is kept with the other keys.
-  EXPECT_EQ(b.layers[0].attributes.at("Name"), 7);
+  EXPECT_EQ(*b.layers[0].attributes.get("Name"), 7);
   EXPECT_FALSE(b.layers[0].inputs.at(0).has_dims);
   EXPECT_EQ(b.layers[1].name, "ok");
 }
@@ -150,8 +150,8 @@ TEST_F(JsonReaders, LayerJsonOneLayerWithManyKeysKeepsThemAll) {
   Capture c = load({write("keys.json", text)});
   const Layer& l = c.builds.at(0).layers.at(0);
   ASSERT_EQ(l.attributes.size(), size_t(keys));
-  EXPECT_EQ(l.attributes.at("k19999"), 19999);
-  EXPECT_EQ(l.attributes.begin().key(), "k0");  // export order
+  EXPECT_EQ(l.attributes.integer("k19999"), 19999);
+  EXPECT_EQ(l.attributes.begin()->key(), "k0");  // export order
 }
 
 TEST_F(JsonReaders, LayerJsonInvalidJsonNamesTheLine) {
@@ -347,7 +347,7 @@ TEST_F(JsonReaders, LayerJsonRepeatedFormatsKeepEachTensorsOwn) {
     EXPECT_EQ(out.dtype, i % 2 ? "FP32" : "INT8");
     EXPECT_EQ(out.vector_width, i % 2 ? 0 : 32);
     // Other keys: one per layer, its own value.
-    EXPECT_EQ(b.layers[size_t(i)].attributes.at("Weights").at("Count"), i);
+    EXPECT_EQ(b.layers[size_t(i)].attributes.get("Weights")->at("Count"), i);
   }
 }
 

@@ -249,7 +249,8 @@ Capture one_fp16_convolution() {
   l.type = "CaskConvolution";
   l.inputs = {test::tensor("x", "FP16", {1, 64, 56, 56})};
   l.outputs = {test::tensor("y", "FP16", {1, 64, 56, 56})};
-  l.attributes = {{"ParameterType", "Convolution"}, {"Kernel", {3, 3}}, {"Groups", 1}};
+  l.attributes =
+      Attributes::from_text(R"({"ParameterType":"Convolution","Kernel":[3,3],"Groups":1})");
   l.time.average_ms = 0.01;
   b.layers.push_back(l);
   c.builds.push_back(b);

@@ -226,10 +226,7 @@ std::optional<uint64_t> tensor_bytes(const Tensor& t) {
   return (n * uint64_t(*bits) + 7) / 8;
 }
 
-std::string parameter_type(const Layer& l) {
-  auto it = l.attributes.find("ParameterType");
-  return it != l.attributes.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+std::string parameter_type(const Layer& l) { return l.attributes.string("ParameterType"); }
 
 bool is_convolution(const Layer& l) {
   std::string p = parameter_type(l);
@@ -244,9 +241,7 @@ bool is_gemm(const Layer& l) {
 }
 
 std::optional<int64_t> int_attribute(const Layer& l, const char* key) {
-  auto it = l.attributes.find(key);
-  if (it != l.attributes.end() && it->is_number_integer()) return it->get<int64_t>();
-  return std::nullopt;
+  return l.attributes.integer(key);
 }
 
 bool is_depthwise(const Layer& l) {

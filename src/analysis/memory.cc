@@ -17,11 +17,9 @@ struct WeightsEntry {
   std::string dtype;
   uint64_t count = 0;
 };
-std::optional<WeightsEntry> weights_entry(const nlohmann::ordered_json& attrs, const char* key) {
-  auto it = attrs.find(key);
-  if (it == attrs.end()) return std::nullopt;
-  if (it->is_string()) {  // the one-line dump may keep "{Type: Int8, Count: 864}" as text
-    std::string text = it->get<std::string>();
+std::optional<WeightsEntry> weights_entry(const nlohmann::ordered_json& value) {
+  if (value.is_string()) {  // the one-line dump may keep "{Type: Int8, Count: 864}" as text
+    std::string text = value.get<std::string>();
     auto tp = text.find("Type"), cp = text.find("Count");
     if (cp == std::string::npos) return std::nullopt;
     WeightsEntry e;
@@ -35,15 +33,15 @@ std::optional<WeightsEntry> weights_entry(const nlohmann::ordered_json& attrs, c
     }
     return e;
   }
-  if (!it->is_object()) return std::nullopt;
-  auto type = it->find("Type");
-  auto count = it->find("Count");
-  if (count == it->end() || !count->is_number_integer()) return std::nullopt;
+  if (!value.is_object()) return std::nullopt;
+  auto type = value.find("Type");
+  auto count = value.find("Count");
+  if (count == value.end() || !count->is_number_integer()) return std::nullopt;
   int64_t c = count->get<int64_t>();
   if (c < 0) return std::nullopt;
   WeightsEntry e;
   e.count = uint64_t(c);
-  if (type != it->end() && type->is_string())
+  if (type != value.end() && type->is_string())
     e.dtype = canonical_dtype(type->get<std::string>()).dtype;
   return e;
 }
@@ -58,16 +56,17 @@ struct StoredWeights {
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
-StoredWeights stored_weights(const nlohmann::ordered_json& attrs) {
+StoredWeights stored_weights(const Attributes& attrs) {
   StoredWeights out;
   auto add = [](std::optional<uint64_t>& sum, std::optional<uint64_t> v) {
     sum = sum.value_or(0) + v.value_or(0);
   };
-  for (auto it = attrs.begin(); it != attrs.end(); ++it) {
-    const bool weights = ends_with(it.key(), "Weights");
-    const bool bias = ends_with(it.key(), "Bias");
+  for (const auto& member : attrs) {
+    const std::string key = member.key();
+    const bool weights = ends_with(key, "Weights");
+    const bool bias = ends_with(key, "Bias");
     if (!weights && !bias) continue;
-    auto e = weights_entry(attrs, it.key().c_str());
+    auto e = weights_entry(member.value());
     if (!e) continue;
     if (weights) {
       add(out.weight_count, e->count);
@@ -79,10 +78,8 @@ StoredWeights stored_weights(const nlohmann::ordered_json& attrs) {
   return out;
 }
 
-std::optional<int64_t> int_attr(const nlohmann::ordered_json& attrs, const char* key) {
-  auto it = attrs.find(key);
-  if (it == attrs.end() || !it->is_number_integer()) return std::nullopt;
-  return it->get<int64_t>();
+std::optional<int64_t> int_attr(const Attributes& attrs, const char* key) {
+  return attrs.integer(key);
 }
 
 // Layer kinds that carry no weights of their own (a point-wise chain, a reformat, a copy ...):
@@ -448,8 +445,9 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
         int64_t g = int_attr(attrs, "Groups").value_or(1);
         int64_t ch = l.inputs.front().dims[1];
         std::vector<int64_t> dims{*k, ch};
-        if (attrs["Kernel"].is_array())
-          for (const auto& r : attrs["Kernel"])
+        auto kernel = attrs.get("Kernel");
+        if (kernel && kernel->is_array())
+          for (const auto& r : *kernel)
             if (r.is_number_integer()) dims.push_back(r.get<int64_t>());
         auto v = volume(dims);
         if (v && g > 0) {

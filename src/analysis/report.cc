@@ -11,15 +11,12 @@
 namespace trtlens {
 namespace {
 
-std::string attr_string(const Layer& l, const char* key) {
-  auto it = l.attributes.find(key);
-  return it != l.attributes.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
+std::string attr_string(const Layer& l, const char* key) { return l.attributes.string(key); }
 
 std::optional<int64_t> attr_int(const Layer& l, const char* key) {
-  auto it = l.attributes.find(key);
-  if (it == l.attributes.end() || !it->is_number()) return std::nullopt;
-  return it->get<int64_t>();
+  auto v = l.attributes.get(key);
+  if (!v || !v->is_number()) return std::nullopt;
+  return v->get<int64_t>();
 }
 
 double elem_bytes(const Tensor& t) {
@@ -35,8 +32,8 @@ double volume(const std::vector<int64_t>& d) {
 
 // The kernel window [R, S] (2-D) or its product over more dimensions, folded into r and s.
 bool kernel(const Layer& l, int64_t& r, int64_t& s) {
-  auto it = l.attributes.find("Kernel");
-  if (it == l.attributes.end() || !it->is_array() || it->empty()) return false;
+  auto it = l.attributes.get("Kernel");
+  if (!it || !it->is_array() || it->empty()) return false;
   std::vector<int64_t> k;
   for (const auto& v : *it) {
     if (!v.is_number_integer() || v.get<int64_t>() <= 0) return false;
@@ -367,8 +364,8 @@ ReportFigures report_figures(const Capture& c, const Build& b) {
       // "Instructions"); a log listing gives only the ONNX nodes fused into the layer.
       PointwiseOps po{i, {}, "operations"};
       for (const char* key : {"Operations", "Instructions"}) {
-        auto it = l.attributes.find(key);
-        if (it == l.attributes.end() || !it->is_array() || !po.ops.empty()) continue;
+        auto it = l.attributes.get(key);
+        if (!it || !it->is_array() || !po.ops.empty()) continue;
         for (const auto& op : *it)
           if (op.is_string()) po.ops.push_back(op.get<std::string>());
       }

@@ -120,8 +120,7 @@ class Reader {
 
   Layer layer(od::value v, size_t index) {
     Layer layer;
-    key_index_.clear();
-    extra_.clear();
+    attrs_.clear();
     const Where where{long(index), {}, -1};
     for (auto field : v.get_object()) {
       std::string_view key = key_of(field);
@@ -153,16 +152,7 @@ class Reader {
         keep(key, value);
       }
     }
-    if (!extra_.empty()) {
-      // Moved in once, at their final count: growing the attribute list key by key would copy
-      // every key on each reallocation (its keys are const).
-      layer.attributes = ojson::object();
-      auto& items =
-          static_cast<ojson::object_t::Container&>(layer.attributes.get_ref<ojson::object_t&>());
-      items.reserve(extra_.size());
-      for (auto& [k, val] : extra_) items.emplace_back(std::move(k), std::move(val));
-      extra_.clear();
-    }
+    layer.attributes = attrs_.finish();
     return layer;
   }
 
@@ -285,67 +275,71 @@ class Reader {
     }
   }
 
-  // A JSON value as nlohmann's, read directly (no second parse of its text). Nesting is bounded
-  // by the parser's depth limit.
-  ojson to_json(od::value v, std::string_view key) {
+  // A JSON value as canonical text (model/attributes.h), written straight from the parser: no
+  // nlohmann value per key. Nesting is bounded by the parser's depth limit.
+  void write_json(od::value v, std::string_view key, std::string& out) {
     switch (v.type()) {
       case od::json_type::object: {
-        ojson o = ojson::object();
-        auto& items = static_cast<ojson::object_t::Container&>(o.get_ref<ojson::object_t&>());
+        out += '{';
+        bool first = true;
         for (auto field : v.get_object()) {
-          std::string name(std::string_view(key_of(field)));
-          items.emplace_back(std::move(name), to_json(field.value(), key));
+          if (!first) out += ',';
+          first = false;
+          Attributes::append_string(out, key_of(field));
+          out += ':';
+          write_json(field.value(), key, out);
         }
-        return o;
+        out += '}';
+        return;
       }
       case od::json_type::array: {
-        ojson a = ojson::array();
-        for (auto item : v.get_array()) a.push_back(to_json(item.value(), key));
-        return a;
+        out += '[';
+        bool first = true;
+        for (auto item : v.get_array()) {
+          if (!first) out += ',';
+          first = false;
+          write_json(item.value(), key, out);
+        }
+        out += ']';
+        return;
       }
       case od::json_type::string:
-        return std::string(text_of(v));
+        Attributes::append_string(out, text_of(v));
+        return;
       case od::json_type::boolean:
-        return bool(v.get_bool());
+        out += bool(v.get_bool()) ? "true" : "false";
+        return;
       case od::json_type::null:
-        return nullptr;
+        out += "null";
+        return;
       case od::json_type::number:
         break;
     }
     int64_t i = 0;
     uint64_t u = 0;
     double d = 0;
-    if (v.get_int64().get(i) == simdjson::SUCCESS) return i;
-    if (v.get_uint64().get(u) == simdjson::SUCCESS) return u;
-    if (v.get_double().get(d) == simdjson::SUCCESS) return d;
-    // A number no type holds (1E999999): kept as its text, and said.
-    const std::string text(token(v));
-    problem(
-        v, "'" + std::string(key) + "' = " + text.substr(0, 40) + " is out of range; kept as text");
-    return text;
+    char digits[24];
+    if (v.get_int64().get(i) == simdjson::SUCCESS) {
+      out.append(digits, std::to_chars(digits, digits + sizeof digits, i).ptr);
+    } else if (v.get_uint64().get(u) == simdjson::SUCCESS) {
+      out.append(digits, std::to_chars(digits, digits + sizeof digits, u).ptr);
+    } else if (v.get_double().get(d) == simdjson::SUCCESS) {
+      out += ojson(d).dump();  // nlohmann's shortest round-trip form, as the text promises
+    } else {
+      // A number no type holds (1E999999): kept as its text, and said.
+      const std::string text(token(v));
+      problem(v, "'" + std::string(key) + "' = " + text.substr(0, 40) +
+                     " is out of range; kept as text");
+      Attributes::append_string(out, text);
+    }
   }
 
-  // Any other key goes to Layer::attributes as the export wrote it (gathered in extra_ first).
+  // Any other key goes to Layer::attributes as the export wrote it; a repeated key keeps its
+  // last value (the builder stays linear in the number of keys).
   void keep(std::string_view key, od::value& v) {
-    ojson value = to_json(v, key);
-    // A linear search finds a repeated key; a layer with 100k extra keys would take quadratic
-    // time, so past a few keys an index of this layer's keys is kept beside them.
-    if (extra_.size() < kLinearKeys) {
-      for (auto& [k, val] : extra_)
-        if (k == key) {
-          val = std::move(value);  // a repeated key: the last one wins
-          return;
-        }
-    } else {
-      if (key_index_.empty())
-        for (size_t i = 0; i < extra_.size(); ++i) key_index_.emplace(extra_[i].first, i);
-      auto [it, fresh] = key_index_.try_emplace(std::string(key), extra_.size());
-      if (!fresh) {
-        extra_[it->second].second = std::move(value);
-        return;
-      }
-    }
-    extra_.emplace_back(std::string(key), std::move(value));
+    value_.clear();
+    write_json(v, key, value_);
+    attrs_.add(key, value_);
   }
 
   // apply_format through a cache: an engine repeats a handful of format strings on every
@@ -372,10 +366,9 @@ class Reader {
     }
   }
 
-  static constexpr size_t kLinearKeys = 64;
   static constexpr size_t kMaxCachedFormats = 1024;
-  std::vector<std::pair<std::string, ojson>> extra_;   // other keys of the layer being read
-  std::unordered_map<std::string, size_t> key_index_;  // of extra_, past kLinearKeys
+  Attributes::Builder attrs_;  // other keys of the layer being read
+  std::string value_;          // the value being written
   std::unordered_map<std::string, Tensor> formats_;
 
   Assembler& out_;

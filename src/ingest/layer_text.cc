@@ -388,6 +388,8 @@ std::optional<Layer> parse_oneline_layer(std::string_view s, std::string* error)
   }
   Layer layer;
   layer.name = std::string(s.substr(6, lt - 6));
+  Attributes::Builder attributes;
+  std::string value_text;
   size_t i = lt + 2;
   while (i < s.size()) {
     size_t colon = s.find(':', i);
@@ -434,13 +436,16 @@ std::optional<Layer> parse_oneline_layer(std::string_view s, std::string* error)
         auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), id);
         if (ec == std::errc()) layer.stream_id = id;
       } else {
-        layer.attributes[key] = oneline_value(value);
+        value_text.clear();
+        Attributes::append_json(value_text, oneline_value(value));
+        attributes.add(key, value_text);
       }
     }
     i = end;
     if (i < s.size() && s[i] == ',') ++i;
     while (i < s.size() && s[i] == ' ') ++i;
   }
+  layer.attributes = attributes.finish();
   return layer;
 }
 

@@ -278,7 +278,7 @@ class Reader {
     } else if (key == "Metadata") {
       layer_->metadata = value;
     } else {
-      layer_->attributes[key] = value;
+      layer_->attributes.set(key, value);
     }
     return true;
   }

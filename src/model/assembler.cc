@@ -51,8 +51,7 @@ void enrich_layer(Layer& into, const Layer& from) {
   if (into.tactic_name.empty()) into.tactic_name = from.tactic_name;
   if (into.metadata.empty()) into.metadata = from.metadata;
   if (!into.stream_id) into.stream_id = from.stream_id;
-  for (const auto& [key, value] : from.attributes.items())
-    if (!into.attributes.contains(key)) into.attributes[key] = value;
+  into.attributes.merge_missing(from.attributes);
   enrich_tensors(into.inputs, from.inputs);
   enrich_tensors(into.outputs, from.outputs);
 }

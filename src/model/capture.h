@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/attributes.h"
 #include "model/engine_graph.h"
 #include "model/findings.h"
 #include "model/memory.h"
@@ -58,8 +59,8 @@ struct Layer {
   std::vector<Tensor> outputs;
   std::string metadata;  // verbatim (TRT 8.6+; may contain \x1E/\x1F)
   std::optional<int> stream_id;
-  // Other keys, as given; null (which reads as empty, and allocates nothing) when there are none.
-  nlohmann::ordered_json attributes;
+  // Other keys, as given, in one compact JSON text (empty, allocating nothing, when none).
+  Attributes attributes;
   SourceLoc source;
 
   // Annotations added by later stages.

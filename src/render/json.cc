@@ -70,7 +70,7 @@ ojson layer_json(const Layer& layer) {
   for (const auto& t : layer.outputs) j["outputs"].push_back(tensor_json(t));
   if (!layer.metadata.empty()) j["metadata"] = layer.metadata;
   if (layer.stream_id) j["stream_id"] = *layer.stream_id;
-  if (!layer.attributes.empty()) j["attributes"] = layer.attributes;
+  if (!layer.attributes.empty()) j["attributes"] = layer.attributes.to_json();
   j["memory"] = layer_memory_json(layer.memory);
 
   j["time"] = layer_time_json(layer.time);

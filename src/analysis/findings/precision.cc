@@ -83,8 +83,7 @@ void precision_rules(const BuildView& v, std::vector<Finding>& out) {
 
   bool build_has_qdq = false;
   for (const auto& l : layers) {
-    auto o = l.attributes.find("Origin");
-    if (mentions_qdq(l) || (o != l.attributes.end() && *o == "QDQ")) build_has_qdq = true;
+    if (mentions_qdq(l) || l.attributes.string("Origin") == "QDQ") build_has_qdq = true;
   }
   bool int8_allowed = std::find(allowed.precisions.begin(), allowed.precisions.end(), "INT8") !=
                       allowed.precisions.end();

@@ -55,10 +55,7 @@ void reformat_rules(const BuildView& v, std::vector<Finding>& out) {
     if (!is_reformat(l) || l.inputs.empty() || l.outputs.empty()) continue;
     const Tensor& from = l.inputs.front();
     const Tensor& to = l.outputs.front();
-    auto origin_it = l.attributes.find("Origin");
-    std::string origin = origin_it != l.attributes.end() && origin_it->is_string()
-                             ? origin_it->get<std::string>()
-                             : "";
+    std::string origin = l.attributes.string("Origin");
     bool at_io = v.graph_inputs.count(from.name) || v.graph_outputs.count(to.name);
     Group* g = origin == "QDQ"                                                        ? &qdq
                : at_io                                                                ? &io
