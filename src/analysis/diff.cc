@@ -417,7 +417,7 @@ class Differ {
 }  // namespace
 
 std::string output_dtype(const Layer& l) {
-  return l.outputs.empty() ? std::string() : l.outputs.front().dtype;
+  return l.outputs.empty() ? std::string() : l.outputs.front().dtype.str();
 }
 
 bool computes(const Layer& l) {

@@ -18,7 +18,7 @@ std::vector<std::pair<std::string, size_t>> by_count(const std::map<std::string,
 bool is_reformat(const Layer& layer) { return layer.role == LayerRole::Reformat; }
 
 std::string output_precision(const Layer& layer) {
-  return layer.outputs.empty() ? std::string() : layer.outputs.front().dtype;
+  return layer.outputs.empty() ? std::string() : layer.outputs.front().dtype.str();
 }
 
 BuildCounts summarize(const Build& build) {

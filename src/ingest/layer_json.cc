@@ -88,7 +88,8 @@ class Reader {
       if (key == "Name") {
         string_field(value, where, " Name", t.name);
       } else if (key == "Location") {
-        string_field(value, where, " Location", t.location);
+        std::string location;
+        if (string_field(value, where, " Location", location)) t.location = location;
       } else if (key == "Dimensions") {
         dims(value, where, t);
       } else if (key == "Format/Datatype") {

@@ -30,14 +30,14 @@ struct Diagnostic {
 
 struct Tensor {
   std::string name;
-  std::string dtype;  // canonical (values.h); empty when the input did not say
+  SharedText dtype;  // canonical (values.h); empty when the input did not say
   bool dtype_known = true;
   std::vector<int64_t> dims;
   bool has_dims = false;
   int vector_axis = -1;
   int vector_width = 0;
   SharedText format;     // verbatim format string where the input gave one
-  std::string location;  // "Device" / "Host" where given
+  SharedText location;   // "Device" / "Host" where given
 };
 
 // What a layer does at run time. Filled once by the analysis stage; every command and renderer

@@ -677,7 +677,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     out.layer_node_id[li] = o.id_prefix + id;
     const Layer& l = b.layers[li];
     std::vector<std::string> lines = wrap(l.name, 32, 4);
-    std::string precision = l.outputs.empty() ? std::string() : l.outputs.front().dtype;
+    std::string precision = l.outputs.empty() ? std::string() : l.outputs.front().dtype.str();
     lines.push_back(l.type + (precision.empty() ? "" : " " + precision));
     if (auto ms = layer_ms(l)) {
       std::string t = format_ms(*ms);
