@@ -11,7 +11,7 @@ libutf8proc-dev libmimalloc-dev"
 # Hyperscan (the log screen's literal scan) is packaged for amd64; elsewhere trtlens builds without it.
 [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] && PACKAGES="$PACKAGES libhyperscan-dev"
 TEST_PACKAGES="git ccache graphviz libgtest-dev python3 python3-onnx dash busybox shellcheck
-chromium clang libclang-rt-14-dev dpkg-dev zsh fish"
+chromium clang libclang-rt-14-dev dpkg-dev zsh fish time"
 case "${1:-}" in
   "") ;;
   --test) PACKAGES="$PACKAGES $TEST_PACKAGES" ;;
