@@ -14,6 +14,7 @@
 #include "ingest/json_stream.h"
 #include "ingest/json_text.h"
 #include "ingest/layer_json.h"
+#include "io/input.h"
 #include "model/assembler.h"
 #include "test_support.h"
 
@@ -209,6 +210,42 @@ TEST_F(JsonReaders, LayerJsonReadThroughASmallWindowReadsTheSame) {
       if (!layers[i].at("Outputs").empty())
         EXPECT_EQ(b.layers[i].outputs[0].dims,
                   layers[i].at("Outputs")[0].at("Dimensions").get<Ints>());
+    }
+  }
+}
+
+TEST_F(JsonReaders, LayerJsonSkippedKeysEndWhereTheyEndWhateverTheReads) {
+  // Keys before and after the list are skipped without being held whole: a number, a string
+  // with escaped quotes and brackets, and nested values, each ending at every possible offset
+  // of a read (reads of 1 to 16 bytes). Found by fuzz_layer_json: a number that ended exactly
+  // at a read took the comma after it.
+  const std::string text =
+      "\xEF\xBB\xBF"  // a byte order mark longer than the smallest reads
+      R"({"a": 16.6644, "b": "x\"]}\\", "c": {"d": [1, {"e": null}], "f": true}, "Layers": [)"
+      R"({"Name": "one", "LayerType": "T"}, "two"], "g": -3e2, "h": [[], {}]})";
+  for (size_t chunk = 1; chunk <= 16; ++chunk) {
+    SCOPED_TRACE(chunk);
+    ChunkedRead r = read_in_chunks(text, chunk);
+    EXPECT_EQ(r.lines, 1u);
+    ASSERT_EQ(r.capture.builds.size(), 1u);
+    ASSERT_EQ(r.capture.builds[0].layers.size(), 2u);
+    EXPECT_EQ(r.capture.builds[0].layers[0].name, "one");
+    EXPECT_EQ(r.capture.builds[0].layers[1].name, "two");
+  }
+}
+
+TEST_F(JsonReaders, LayerJsonNulAfterTheDocumentIsNotItsEnd) {
+  // Found by fuzz_layer_json: a NUL byte read as the end of the input, so what followed it was
+  // never read (and the line count depended on the read size).
+  const std::string text("{\"Layers\": [{\"Name\": \"a\"}]}\n\n\0\0more\n", 36);
+  for (size_t chunk : {size_t{1}, size_t{7}, JsonStream::kChunk}) {
+    SCOPED_TRACE(chunk);
+    try {
+      read_in_chunks(text, chunk);
+      ADD_FAILURE() << "read";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.path(), "chunked.json:3");
+      EXPECT_EQ(e.reason(), "invalid JSON: a NUL byte outside a string");
     }
   }
 }

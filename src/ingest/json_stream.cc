@@ -37,7 +37,8 @@ bool JsonStream::fill() {
   if (eof_) return false;
   // At least as much as the window holds: a value longer than a chunk is read in doubling
   // steps, so scanning it again after each read stays linear.
-  const size_t want = std::max(chunk_, end_);
+  size_t want = std::max(chunk_, end_);
+  if (bytes_ == 0) want = std::max<size_t>(want, 3);  // room to see a byte order mark
   if (buf_.size() < end_ + want + simdjson::SIMDJSON_PADDING)
     buf_.resize(end_ + want + simdjson::SIMDJSON_PADDING);
   size_t got = 0;
@@ -89,7 +90,11 @@ bool JsonStream::skip_space() {
   }
 }
 
-char JsonStream::peek() { return skip_space() ? buf_[pos_] : 0; }
+char JsonStream::peek() {
+  if (!skip_space()) return 0;
+  if (buf_[pos_] == '\0') fail("a NUL byte outside a string", pos_);  // 0 means the end
+  return buf_[pos_];
+}
 
 void JsonStream::enter() {
   const char c = peek();
@@ -165,6 +170,8 @@ JsonStream::Scan JsonStream::scan_value(bool keep) {
   if (first == ',' || first == ']' || first == '}' || first == ':') fail("expected a value", i);
   const bool container = first == '{' || first == '[';
   const bool string = first == '"';
+  const bool bare = !container && !string;
+  if (bare) ++i;  // its first byte: what ends it comes after
   bool escape = false;
   for (;;) {
     if (i >= end_) {
@@ -174,13 +181,13 @@ JsonStream::Scan JsonStream::scan_value(bool keep) {
       const bool more = fill();
       i -= base;
       if (!more) {
-        if (!container && !string && i > pos_) break;  // a bare value ends with the input
+        if (bare) break;  // a bare value ends with the input
         fail("the input ends inside a value", end_);
       }
       continue;
     }
-    if (!container && !string) {  // a bare value: up to the next delimiter
-      if (i > pos_ && ends_scalar(buf_[i])) break;
+    if (bare) {  // up to the next delimiter
+      if (ends_scalar(buf_[i])) break;
       ++i;
       continue;
     }

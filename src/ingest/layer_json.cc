@@ -386,7 +386,6 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
   Reader reader(out, path, js);
   od::parser parser;
   size_t capacity = 0;
-  od::document doc;
 
   // Each value is parsed as a document of its own; `read` gets it. A parse error names the line
   // where simdjson stopped.
@@ -396,13 +395,16 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
       capacity = std::max(json.length(), 2 * capacity);
       if (parser.allocate(capacity, kJsonDepthLimit) != simdjson::SUCCESS) throw std::bad_alloc();
     }
+    od::document doc;
+    bool iterated = false;  // a document whose index failed has no location to ask
     try {
       doc = parser.iterate(json);
+      iterated = true;
       read(doc, json.data());
     } catch (const simdjson::simdjson_error& e) {
       const char* at = nullptr;
       std::string place = path;
-      if (doc.current_location().get(at) == simdjson::SUCCESS && at)
+      if (iterated && doc.current_location().get(at) == simdjson::SUCCESS && at)
         place += ":" + std::to_string(js.line_at(at));
       else
         place += ":" + std::to_string(js.line_at(json.data()));

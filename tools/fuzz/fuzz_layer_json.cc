@@ -2,6 +2,7 @@
 // bytes (chosen by the input's first byte), so that a read boundary falls inside every token the
 // window delimits by hand. Both readings must agree on the outcome and on every layer.
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -54,7 +55,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Outcome whole = read(text, trtlens::JsonStream::kChunk);
   const Outcome pieces = read(text, chunk);
   if (whole.error != pieces.error || whole.names != pieces.names ||
-      whole.diagnostics != pieces.diagnostics || whole.lines != pieces.lines)
+      whole.diagnostics != pieces.diagnostics || whole.lines != pieces.lines) {
+    std::fprintf(stderr,
+                 "whole: [%s] %zu layers, %zu diagnostics, %llu lines\n"
+                 "reads of %zu: [%s] %zu layers, %zu diagnostics, %llu lines\n",
+                 whole.error.c_str(), whole.names.size(), whole.diagnostics,
+                 (unsigned long long)whole.lines, chunk, pieces.error.c_str(), pieces.names.size(),
+                 pieces.diagnostics, (unsigned long long)pieces.lines);
     std::abort();  // the window's reads changed what was read
+  }
   return 0;
 }
