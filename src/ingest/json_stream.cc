@@ -105,11 +105,14 @@ void JsonStream::enter() {
   open_.push_back({c, true});
 }
 
-bool JsonStream::next_member(std::string& key) {
-  if (open_.empty() || open_.back().kind != '{') fail("not inside an object", pos_);
-  char c = peek();
-  if (c == '}' || (c == ',' && open_.back().first)) {
-    if (c == ',') fail("expected a key", pos_);
+bool JsonStream::next_item(char kind, char& c) {
+  const bool object = kind == '{';
+  if (open_.empty() || open_.back().kind != kind)
+    fail(object ? "not inside an object" : "not inside a list", pos_);
+  const char close = object ? '}' : ']';
+  const char* ends = object ? "the input ends inside an object" : "the input ends inside a list";
+  c = peek();
+  if (c == close) {
     ++pos_;
     --depth_;
     open_.pop_back();
@@ -117,12 +120,23 @@ bool JsonStream::next_member(std::string& key) {
   }
   if (!open_.back().first) {
     if (c != ',')
-      fail(c ? "expected ',' or '}' after a member" : "the input ends inside an object", pos_);
+      fail(!c       ? ends
+           : object ? "expected ',' or '}' after a member"
+                    : "expected ',' or ']' after a list item",
+           pos_);
     ++pos_;
     c = peek();
+    if (c == close) fail(object ? "expected a key" : "expected a value after ','", pos_);
   }
+  if (!c) fail(ends, pos_);
   open_.back().first = false;
-  if (c != '"') fail(c ? "expected a key" : "the input ends inside an object", pos_);
+  return true;
+}
+
+bool JsonStream::next_member(std::string& key) {
+  char c = 0;
+  if (!next_item('{', c)) return false;
+  if (c != '"') fail("expected a key", pos_);
   const simdjson::padded_string_view k = take();
   const std::string_view raw(k.data(), k.length());
   if (raw.find('\\') == std::string_view::npos) {
@@ -142,24 +156,8 @@ bool JsonStream::next_member(std::string& key) {
 }
 
 bool JsonStream::next_element() {
-  if (open_.empty() || open_.back().kind != '[') fail("not inside a list", pos_);
-  char c = peek();
-  if (c == ']') {
-    ++pos_;
-    --depth_;
-    open_.pop_back();
-    return false;
-  }
-  if (!open_.back().first) {
-    if (c != ',')
-      fail(c ? "expected ',' or ']' after a list item" : "the input ends inside a list", pos_);
-    ++pos_;
-    c = peek();
-    if (c == ']') fail("expected a value after ','", pos_);
-  }
-  if (!c) fail("the input ends inside a list", pos_);
-  open_.back().first = false;
-  return true;
+  char c = 0;
+  return next_item('[', c);
 }
 
 JsonStream::Scan JsonStream::scan_value(bool keep) {

@@ -71,6 +71,9 @@ class JsonStream {
 
   bool fill();  // reads more; moves the window past what the cursor consumed; false at the end
   bool skip_space();
+  // In the container of `kind` ('{' or '[') entered last: false when it ends (consumed);
+  // otherwise the separator before the next item is read and `c` is the item's first byte.
+  bool next_item(char kind, char& c);
   void expect(char c, const char* what);
   // Scans the value at the cursor to its end; with `keep`, the whole value stays in the window.
   Scan scan_value(bool keep);
