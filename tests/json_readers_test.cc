@@ -163,7 +163,7 @@ TEST_F(JsonReaders, LayerJsonInvalidJsonNamesTheLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
 }
 
-// Reads `text` through the layer reader in reads of `chunk` bytes.
+// Reads `text` through the layer reader's window in reads of `chunk` bytes.
 struct ChunkedRead {
   Capture capture;
   uint64_t lines = 0;
@@ -172,15 +172,7 @@ ChunkedRead read_in_chunks(const std::string& text, size_t chunk) {
   ChunkedRead r;
   Assembler out(r.capture);
   out.begin_input("chunked.json", "layer-json", false);
-  size_t at = 0;
-  r.lines = ingest_layer_json(
-      [&](char* buf, size_t n) {
-        const size_t k = std::min({n, chunk, text.size() - at});
-        std::memcpy(buf, text.data() + at, k);
-        at += k;
-        return k;
-      },
-      out, "chunked.json", chunk);
+  r.lines = ingest_layer_json(std::string_view(text), out, "chunked.json", chunk);
   out.end_input(r.lines);
   out.finish();
   return r;

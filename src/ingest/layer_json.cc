@@ -516,7 +516,8 @@ uint64_t ingest_layer_json(InputStream& in, Assembler& out, const std::string& p
   return ingest_layer_json([&in](char* buf, size_t n) { return in.read(buf, n); }, out, path);
 }
 
-uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::string& path) {
+uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::string& path,
+                           size_t chunk) {
   size_t at = 0;
   return ingest_layer_json(
       [&](char* buf, size_t n) {
@@ -525,7 +526,7 @@ uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::str
         at += k;
         return k;
       },
-      out, path);
+      out, path, chunk);
 }
 
 }  // namespace trtlens

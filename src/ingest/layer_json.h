@@ -19,6 +19,7 @@ class InputStream;
 uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
                            const std::string& path, size_t chunk = JsonStream::kChunk);
 uint64_t ingest_layer_json(InputStream& in, Assembler& out, const std::string& path);
-uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::string& path);
+uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::string& path,
+                           size_t chunk = JsonStream::kChunk);
 
 }  // namespace trtlens

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
+#include <vector>
 
 #include "ingest/layer_json.h"
 #include "io/input.h"
@@ -25,16 +25,8 @@ Outcome read(std::string_view text, size_t chunk) {
   trtlens::Capture c;
   trtlens::Assembler out(c);
   out.begin_input("fuzz.json", "layer-json", false);
-  size_t at = 0;
   try {
-    o.lines = trtlens::ingest_layer_json(
-        [&](char* buf, size_t n) {
-          const size_t k = std::min({n, chunk, text.size() - at});
-          std::memcpy(buf, text.data() + at, k);
-          at += k;
-          return k;
-        },
-        out, "fuzz.json", chunk);
+    o.lines = trtlens::ingest_layer_json(text, out, "fuzz.json", chunk);
   } catch (const trtlens::InputError& e) {
     o.error = e.path() + ": " + e.reason();
   }
