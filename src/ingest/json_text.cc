@@ -83,11 +83,6 @@ uint64_t count_newlines(const char* p, size_t n) {
   return total;
 }
 
-uint64_t line_of_offset(const std::string& text, size_t pos) {
-  pos = std::min(pos, text.size());
-  return 1 + count_newlines(text.data(), pos);
-}
-
 uint64_t count_lines(const std::string& text) {
   uint64_t n = count_newlines(text.data(), text.size());
   return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
@@ -160,27 +155,6 @@ bool json_needs_sanitizing(const std::string& text, uint64_t* records) {
   return shape.raw_control || shape.too_deep || !simdjson::validate_utf8(text.data(), text.size());
 }
 
-simdjson::padded_string_view prepare_json(std::string& text, Assembler& out,
-                                          const std::string& path) {
-  const JsonShape shape = json_shape(text, kJsonDepthLimit);
-  if (shape.too_deep)
-    throw InputError(path,
-                     "JSON nested deeper than " + std::to_string(kJsonDepthLimit) + " levels");
-  if (shape.raw_control || !simdjson::validate_utf8(text.data(), text.size())) {
-    JsonSanitizeResult clean = sanitize_json(text, kJsonDepthLimit);
-    if (clean.invalid_utf8)
-      out.diagnostic(
-          Severity::Warning, {path, 0},
-          std::to_string(clean.invalid_utf8) + " bytes that are not UTF-8 were replaced by U+FFFD");
-    text = std::move(clean.text);
-  }
-  // Written padding (not just capacity): the parser reads it, and it should be defined bytes.
-  const size_t size = text.size();
-  text.append(simdjson::SIMDJSON_PADDING, ' ');
-  text.resize(size);
-  return simdjson::padded_string_view(text.data(), text.size(), text.capacity());
-}
-
 uint64_t LineCounter::line_at(const char* p) {
   size_t off = size_t(p - text_.data());
   if (off > text_.size()) off = text_.size();
@@ -191,15 +165,6 @@ uint64_t LineCounter::line_at(const char* p) {
   line_ += count_newlines(text_.data() + pos_, off - pos_);
   pos_ = off;
   return line_;
-}
-
-std::string json_error_place(const std::string& path, const std::string& text,
-                             simdjson::ondemand::document& doc) {
-  const char* at = nullptr;
-  if (doc.current_location().get(at) != simdjson::SUCCESS || !at) return path;
-  size_t off = size_t(at - text.data());
-  if (off > text.size()) return path;
-  return path + ":" + std::to_string(line_of_offset(text, off));
 }
 
 bool json_has_more(simdjson::ondemand::document& doc) {

@@ -1,7 +1,7 @@
 // Shared by the JSON readers: making real exporter JSON acceptable to a strict parser without
 // changing what it says (raw control characters inside strings, as TRT 8.6+ Metadata has, become
 // \u escapes; bytes that are not UTF-8 become U+FFFD, reported; nesting depth is bounded), and
-// the padded buffer simdjson's On-Demand parser reads in place.
+// the scans and line counts they share.
 #pragma once
 
 #include <emmintrin.h>  // SSE2: part of every x86-64
@@ -42,9 +42,6 @@ inline unsigned json_special_bytes(const char* p) {
 // '\n' bytes in [p, p + n).
 uint64_t count_newlines(const char* p, size_t n);
 
-// 1-based line of byte offset `pos` in `text` (for error messages).
-uint64_t line_of_offset(const std::string& text, size_t pos);
-
 // Number of lines in `text` (a last line without a line end counts).
 uint64_t count_lines(const std::string& text);
 
@@ -55,12 +52,6 @@ constexpr int kJsonDepthLimit = 512;
 // `records` (when given) gets the number of objects directly inside the root value (the
 // records of a profile), so a reader can size its list once.
 bool json_needs_sanitizing(const std::string& text, uint64_t* records = nullptr);
-
-// `text` made ready for simdjson in place: sanitised only when it holds raw control bytes or
-// bytes that are not UTF-8 (a warning says how many were replaced), then given the parser's
-// padding as spare capacity, so the file is not copied again.
-simdjson::padded_string_view prepare_json(std::string& text, Assembler& out,
-                                          const std::string& path);
 
 // Lines of positions that only move forward, counted incrementally (linear overall).
 class LineCounter {
@@ -73,10 +64,6 @@ class LineCounter {
   size_t pos_ = 0;
   uint64_t line_ = 1;
 };
-
-// `path:LINE` of where simdjson stopped, or `path` when it cannot say.
-std::string json_error_place(const std::string& path, const std::string& text,
-                             simdjson::ondemand::document& doc);
 
 // Text left after the document's root value was read.
 bool json_has_more(simdjson::ondemand::document& doc);
