@@ -169,7 +169,8 @@ JsonStream::Scan JsonStream::scan_value(bool keep) {
   const bool container = first == '{' || first == '[';
   const bool string = first == '"';
   const bool bare = !container && !string;
-  if (bare) ++i;  // its first byte: what ends it comes after
+  if (!container) ++i;  // a bare value's first byte, or a string's opening quote
+  s.in_string = string;
   bool escape = false;
   for (;;) {
     if (i >= end_) {
@@ -203,12 +204,7 @@ JsonStream::Scan JsonStream::scan_value(bool keep) {
       i += unsigned(__builtin_ctz(m));
     }
     const unsigned char c = static_cast<unsigned char>(buf_[i++]);
-    if (s.in_string || (string && !s.started)) {
-      if (string && !s.started) {  // the opening quote of a string value
-        s.started = true;
-        s.in_string = true;
-        continue;
-      }
+    if (s.in_string) {
       if (c == '\\')
         escape = true;
       else if (c == '"')

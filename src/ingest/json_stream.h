@@ -61,12 +61,11 @@ class JsonStream {
   size_t window_bytes() const { return buf_.size(); }
 
  private:
-  struct Scan {  // where a value's scan stands, so it can resume after the window moves
+  struct Scan {  // where a value ends, and what its scan saw
     size_t at = 0;
     int depth = 0;
     bool in_string = false;
     bool raw_control = false;
-    bool started = false;
   };
 
   bool fill();  // reads more; moves the window past what the cursor consumed; false at the end
@@ -74,7 +73,6 @@ class JsonStream {
   // In the container of `kind` ('{' or '[') entered last: false when it ends (consumed);
   // otherwise the separator before the next item is read and `c` is the item's first byte.
   bool next_item(char kind, char& c);
-  void expect(char c, const char* what);
   // Scans the value at the cursor to its end; with `keep`, the whole value stays in the window.
   Scan scan_value(bool keep);
   [[noreturn]] void fail(const std::string& reason, size_t at);
