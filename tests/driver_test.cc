@@ -460,9 +460,12 @@ TEST(LogDriver, BlockEdgesLineEndsAndTheFallback) {
 // The screen's one-pass literal scan (Hyperscan over a whole block) finds the same trigger lines
 // as the per-line search, block by block, on real logs: the seeds' logs and the fixtures with
 // CR, CRLF, ANSI escapes and long lines. Each log is screened in 64 KiB blocks of whole lines.
-void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) {
+// `hit_lines`: the lines (from 0) a trigger matched.
+void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20,
+                            const std::string& grammar_dir = "",
+                            std::set<size_t>* hit_lines = nullptr) {
   SCOPED_TRACE(path);
-  auto grammar = Grammar::load();
+  auto grammar = Grammar::load(grammar_dir);
   Capture capture;
   Assembler out(capture);
   LogContext ctx{*grammar, out, path};
@@ -471,7 +474,7 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) 
   one_pass.enable_one_pass();
   if (!one_pass.one_pass()) GTEST_SKIP() << "built without Hyperscan: one path only";
   const std::string text = test::read_file(path);
-  size_t hits = 0;
+  size_t hits = 0, lines = 0;
   for (size_t pos = 0; pos < text.size();) {
     size_t end = std::min(text.size(), pos + (size_t{1} << 16));
     while (end < text.size() && text[end - 1] != '\n') ++end;
@@ -489,6 +492,7 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) 
       EXPECT_EQ(a.hits[i].offset, b.hits[i].offset);
       EXPECT_EQ(a.hits[i].line, b.hits[i].line);
       EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
+      if (hit_lines) hit_lines->insert(lines + b.hits[i].line);
     }
     ASSERT_EQ(a.bodies.size(), b.bodies.size());
     for (size_t i = 0; i < a.bodies.size(); ++i) {
@@ -500,6 +504,7 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20) 
     }
     EXPECT_EQ(a.values, b.values);
     hits += a.hits.size();
+    lines += b.lines;
     pos = end;
   }
   EXPECT_GT(hits, 0u);
@@ -513,6 +518,56 @@ TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
         "core/tactics.log", "core/tactic_shortcut.log"})
     expect_one_pass_agrees(fixture(f));
   expect_one_pass_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
+}
+
+// Tactic lines the screen's shortcut would read, with trigger literals in every place of the
+// line its check looks at: inside the kernel name, across the name's end, across the head, in
+// the rest of the line and right after the id. With the built-in grammar the lines holding a
+// pattern's text anywhere (error_code, stop_timeout) are hits; with errors.re2 changed so that
+// literals inside and across the name match too, those are hits as well. Either way the
+// shortcut's path must find what the per-line search finds.
+TEST(LogDriver, TacticLinesWithTriggerLiteralsAreNotReadAsTactics) {
+  const std::string path = fixture("core/tactic_literals.log");
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(test::read_file(path));
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  auto lines_holding = [&](std::initializer_list<const char*> texts) {
+    std::set<size_t> at;
+    for (size_t i = 0; i < lines.size(); ++i)
+      for (const char* t : texts)
+        if (lines[i].find(t) != std::string::npos && lines[i].find("Tactic") != std::string::npos)
+          at.insert(i);
+    return at;
+  };
+  std::set<size_t> builtin, changed;
+  expect_one_pass_agrees(path, 1 << 20, "", &builtin);
+  if (IsSkipped()) return;
+  for (size_t i : lines_holding({"Error Code", "DUE TO TIME LIMIT"}))
+    EXPECT_EQ(builtin.count(i), 1u) << lines[i];
+  EXPECT_EQ(lines_holding({"Error Code", "DUE TO TIME LIMIT"}).size(), 4u);
+
+  // stop_signal matches Killed (or "x16 Tactic") anywhere, stop_timeout a name starting "big".
+  const fs::path dir = fs::temp_directory_path() / "trtlens-literal-places-grammar";
+  fs::create_directories(dir);
+  std::string errors = test::read_file(test::source_dir() + "/grammar/errors.re2");
+  auto replace_line = [&](const std::string& start, const std::string& with) {
+    const size_t at = errors.find("\n" + start);
+    ASSERT_NE(at, std::string::npos) << start;
+    const size_t end = errors.find('\n', at + 1);
+    errors.replace(at + 1, end - at - 1, with);
+  };
+  replace_line("# contains: Aborted ||", "# contains: Killed || x16 Tactic");
+  replace_line("stop_signal =", "stop_signal = ^.*?(Killed|x16 Tactic).*$");
+  replace_line("# contains: DUE TO TIME LIMIT", "# contains: DUE TO TIME LIMIT || Name: big");
+  replace_line("stop_timeout =", "stop_timeout = ^(?:.*DUE TO TIME LIMIT.*|Tactic Name: big.*)$");
+  std::ofstream(dir / "errors.re2") << errors;
+  expect_one_pass_agrees(path, 1 << 20, dir.string(), &changed);
+  const std::set<size_t> expected = lines_holding({"Killed", "x16 Tactic", "Name: big"});
+  EXPECT_EQ(expected.size(), 6u);
+  for (size_t i : expected) EXPECT_EQ(changed.count(i), 1u) << lines[i];
+  fs::remove_all(dir);
 }
 
 // A "# starts:" list files a trigger under those starts only, so a line the pattern matches but

@@ -31,6 +31,14 @@ for target in build-fuzz/tools/fuzz/fuzz_*; do
     echo "ok, ${runs:-?} executions"
   else
     echo "FAILED (see build-fuzz/$name.log and $crashes)"
+    # CI keeps only this script's output: show why, and the input that did it (base64).
+    grep -E '^(==[0-9]+==|SUMMARY|ALARM|    #[0-9]+ )|out-of-memory|timeout|deadly' \
+      "build-fuzz/$name.log" | head -40 | sed 's/^/    /'
+    for crash in "$crashes"/*; do
+      [ -f "$crash" ] || continue
+      echo "    input $(basename "$crash") ($(wc -c <"$crash") bytes), base64:"
+      head -c 8192 "$crash" | base64 | sed 's/^/      /'
+    done
     status=1
   fi
 done
