@@ -400,7 +400,9 @@ MappedFile::~MappedFile() { ::munmap(const_cast<char*>(data_), size_); }
 void MappedFile::release(size_t offset) {
   static const size_t page = size_t(::sysconf(_SC_PAGESIZE));
   size_t end = std::min(offset, size_) / page * page;
-  if (end <= released_) return;
+  // In steps of kReleaseStep: each call flushes the TLBs of every thread reading the mapping
+  // (an interrupt per core), so releasing block by block cost more than the pages.
+  if (end < released_ + kReleaseStep) return;
   ::madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
   released_ = end;
 }

@@ -53,6 +53,7 @@ class MappedFile {
   std::string_view view() const { return {data_, size_}; }
   // Done with the bytes before `offset` (they stay in the page cache).
   void release(size_t offset);
+  static constexpr size_t kReleaseStep = size_t{8} << 20;
 
  private:
   const char* data_;
