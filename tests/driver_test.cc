@@ -520,12 +520,12 @@ TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
   expect_one_pass_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
 }
 
-// Tactic lines the screen's shortcut would read, with trigger literals in every place of the
-// line its check looks at: inside the kernel name, across the name's end, across the head, in
-// the rest of the line and right after the id. With the built-in grammar the lines holding a
-// pattern's text anywhere (error_code, stop_timeout) are hits; with errors.re2 changed so that
-// literals inside and across the name match too, those are hits as well. Either way the
-// shortcut's path must find what the per-line search finds.
+// Tactic lines of the shape the screen's shortcut reads without the trigger search, with trigger
+// literals inside the kernel name, as the whole name, across the name's ends, right after the id
+// and in the rest of the line: the shortcut must see each and leave the line to the search. With
+// the built-in grammar the lines holding a pattern's text anywhere (error_code, stop_timeout)
+// are hits; with errors.re2 changed so that literals inside and across the name match too, those
+// are hits as well. Either way the one-pass path must find what the per-line search finds.
 TEST(LogDriver, TacticLinesWithTriggerLiteralsAreNotReadAsTactics) {
   const std::string path = fixture("core/tactic_literals.log");
   std::vector<std::string> lines;

@@ -1,7 +1,7 @@
-// The log screen's two paths must agree on any bytes: the one-pass path (the body section's
-// shortcut on tactic lines, Hyperscan over the other lines) and the per-line search. The
-// shortcut skips the trigger search only where it proves no trigger literal can be, so a line it
-// takes wrongly shows up here as a different hit or body run.
+// The log screen's two paths must agree on any bytes: the one-pass path (Hyperscan over the
+// block, and the body section's shortcut on the tactic lines in which it found no trigger
+// literal) and the per-line search. A line the shortcut takes wrongly shows up here as a
+// different hit or body run.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
