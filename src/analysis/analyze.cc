@@ -24,7 +24,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   compute_provenance(capture);
 
   // Tensor bytes, TensorRT's figures, liveness.
-  analyze_memory(capture, options.shapes);
+  analyze_memory(capture, options.shapes, options.threads);
 
   compute_totals(capture);
   summarize_builds(capture);
@@ -42,7 +42,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   compare_tuner_routes(capture);
 
   // Findings, last: they read everything above.
-  capture.findings = run_findings(capture, options.ignore_findings);
+  capture.findings = run_findings(capture, options.ignore_findings, options.threads);
 }
 
 }  // namespace trtlens

@@ -21,7 +21,8 @@ struct AnalysisOptions {
   // Remarks, the tuner comparison and findings: false for a command that prints none of them
   // (diff's text, JSON and CSV views), which then costs less per layer.
   bool lint = true;
-
+  // Builds analysed at once (0: one per core): a capture's builds are independent here.
+  unsigned threads = 0;
 };
 
 void analyze(Capture& capture, const AnalysisOptions& options);

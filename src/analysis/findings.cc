@@ -8,6 +8,7 @@
 
 #include "analysis/findings/rules.h"
 #include "analysis/summary.h"
+#include "model/parallel.h"
 #include "model/values.h"
 
 namespace trtlens {
@@ -113,21 +114,28 @@ void unique_names(std::vector<std::string>& names) {
 
 }  // namespace
 
-std::vector<Finding> run_findings(const Capture& capture, const std::vector<std::string>& ignore) {
+std::vector<Finding> run_findings(const Capture& capture, const std::vector<std::string>& ignore,
+                                  unsigned threads) {
   using namespace findings;
   std::vector<Finding> out;
   capture_rules(capture, out);
   run_rules(capture, out);
-  for (const auto& build : capture.builds) {
-    BuildView v(capture, build);
-    sanity_rules(v, out);
-    reformat_rules(v, out);
-    slice_rules(v, out);
-    precision_rules(v, out);
-    quantization_rules(v, out);
-    kernel_rules(v, out);
-    time_rules(v, out);
-  }
+  std::vector<std::vector<Finding>> of_build(capture.builds.size());
+  capture.onnx.index();  // built here: the builds' threads only read it
+  parallel_for(capture.builds.size(), threads, [&](size_t i) {
+    BuildView v(capture, capture.builds[i]);
+    std::vector<Finding>& found = of_build[i];
+    sanity_rules(v, found);
+    reformat_rules(v, found);
+    slice_rules(v, found);
+    precision_rules(v, found);
+    quantization_rules(v, found);
+    kernel_rules(v, found);
+    time_rules(v, found);
+  });
+  for (auto& found : of_build)
+    out.insert(out.end(), std::make_move_iterator(found.begin()),
+               std::make_move_iterator(found.end()));
   std::erase_if(out, [&](const Finding& f) { return ignored(f.id, ignore); });
   for (Finding& f : out) {
     unique_names(f.layers);

@@ -26,6 +26,8 @@ std::optional<Severity> parse_severity(std::string_view text);
 
 // Runs every rule over every build; the result is ordered by build, then severity (worst
 // first), then rule order. Ids listed in `ignore` (exact, or a prefix ending in '*') are dropped.
-std::vector<Finding> run_findings(const Capture& capture, const std::vector<std::string>& ignore);
+// Builds are checked on up to `threads` threads (0: one per core).
+std::vector<Finding> run_findings(const Capture& capture, const std::vector<std::string>& ignore,
+                                  unsigned threads = 0);
 
 }  // namespace trtlens

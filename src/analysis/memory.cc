@@ -5,6 +5,7 @@
 #include "analysis/layer_names.h"
 #include "analysis/liveness.h"
 #include "analysis/shapes.h"
+#include "model/parallel.h"
 #include "model/values.h"
 
 namespace trtlens {
@@ -288,7 +289,24 @@ ShapeResolver::Source ShapeResolver::source(const Tensor& t) const {
   return how;
 }
 
-void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
+namespace {
+
+// What one build's analysis says, kept apart while builds run on several threads and added to
+// the capture's diagnostics in build order afterwards.
+struct BuildNotes {
+  std::vector<Diagnostic> said;
+  // Unknown dtypes in order of first use, each with its warning: the capture warns once per
+  // dtype, in the first build that uses it.
+  std::vector<std::pair<std::string, Diagnostic>> dtypes;
+};
+
+void analyze_build_memory(const Capture& c, Build& b,
+                          const std::map<std::string, std::vector<int64_t>>& shapes,
+                          const InferredShapes* inferred, BuildNotes& notes);
+
+}  // namespace
+
+void analyze_memory(Capture& c, const std::vector<std::string>& shape_options, unsigned threads) {
   std::map<std::string, std::vector<int64_t>> given;
   for (const auto& spec : shape_options) {
     if (auto s = parse_shape_option(spec))
@@ -297,28 +315,51 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       c.diagnostics.push_back(
           {Severity::Error, {"--shape", 0}, "--shape '" + spec + "': expected name=1x3x224x224"});
   }
-  std::set<std::string> unknown_dtypes;
+  const size_t n = c.builds.size();
+  std::vector<std::map<std::string, std::vector<int64_t>>> shapes_of(n);
+  std::vector<const InferredShapes*> inferred_of(n, nullptr);
+  std::vector<BuildNotes> notes(n);
   std::map<std::map<std::string, std::vector<int64_t>>, InferredShapes> inferred_by_shapes;
-  for (Build& b : c.builds) {
+  for (size_t i = 0; i < n; ++i) {
+    const Build& b = c.builds[i];
     // The log's profile shapes first; --shape overrides them.
-    std::map<std::string, std::vector<int64_t>> shapes;
+    auto& shapes = shapes_of[i];
     for (const auto& [name, text] : b.memory.profile_shapes)
       if (auto d = parse_x_dims(text)) shapes[name] = *d;
     for (const auto& [name, d] : given) shapes[name] = d;
     // With a model file, the ONNX library's shape inference follows the given shapes through
     // the graph (one run per distinct set of shapes).
-    const InferredShapes* inferred = nullptr;
     if (!shapes.empty() && !c.onnx.shape_model.empty()) {
       auto it = inferred_by_shapes.find(shapes);
       if (it == inferred_by_shapes.end()) {
         it =
             inferred_by_shapes.emplace(shapes, infer_onnx_shapes(c.onnx.shape_model, shapes)).first;
         if (!it->second.error.empty())
-          c.diagnostics.push_back(
+          notes[i].said.push_back(
               {Severity::Warning, SourceLoc{b.source.path, b.source.line}, it->second.error});
       }
-      inferred = &it->second;
+      inferred_of[i] = &it->second;
     }
+  }
+  c.onnx.index();  // built here: the builds' threads only read it
+  parallel_for(n, threads, [&](size_t i) {
+    analyze_build_memory(c, c.builds[i], shapes_of[i], inferred_of[i], notes[i]);
+  });
+  std::set<std::string> unknown_dtypes;
+  for (BuildNotes& k : notes) {
+    for (Diagnostic& d : k.said) c.diagnostics.push_back(std::move(d));
+    for (auto& [dtype, d] : k.dtypes)
+      if (unknown_dtypes.insert(dtype).second) c.diagnostics.push_back(std::move(d));
+  }
+}
+
+namespace {
+
+void analyze_build_memory(const Capture& c, Build& b,
+                          const std::map<std::string, std::vector<int64_t>>& shapes,
+                          const InferredShapes* inferred, BuildNotes& notes) {
+  {
+    std::set<std::string> unknown_dtypes;
     ShapeResolver resolve(b, shapes, inferred ? &inferred->dims : nullptr);
     b.memory.tensors_dims_from_onnx.reset();
     b.memory.tensors_dims_unknown.reset();
@@ -347,7 +388,7 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       b.memory.tensors_dims_unknown = open.size();
       if (inferred) {
         b.memory.tensors_dims_from_onnx = from_onnx.size();
-        c.diagnostics.push_back(
+        notes.said.push_back(
             {Severity::Info, SourceLoc{b.source.path, b.source.line},
              "build " + std::to_string(b.id) + ": " + std::to_string(from_onnx.size()) +
                  " tensor(s) take their dims from the ONNX model's shape inference"});
@@ -358,7 +399,7 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
         for (auto it = symbols.rbegin(); it != symbols.rend() && shown < 6; ++it, ++shown)
           list += (shown ? ", " : "") + std::to_string(*it);
         if (symbols.size() > shown) list += ", ...";
-        c.diagnostics.push_back(
+        notes.said.push_back(
             {Severity::Warning, SourceLoc{b.source.path, b.source.line},
              "build " + std::to_string(b.id) + ": " + std::to_string(open.size()) +
                  " tensor(s) keep dynamic dims no given shape fixes (symbols " + list +
@@ -371,9 +412,10 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       if (t.dtype.empty()) return std::nullopt;
       if (!dtype_bits(t.dtype)) {
         if (unknown_dtypes.insert(t.dtype).second)
-          c.diagnostics.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
-                                   "dtype '" + t.dtype + "' has no known element size: " +
-                                       "sizes of its tensors are unknown"});
+          notes.dtypes.emplace_back(
+              t.dtype, Diagnostic{Severity::Warning, SourceLoc{b.source.path, b.source.line},
+                                  "dtype '" + t.dtype + "' has no known element size: " +
+                                      "sizes of its tensors are unknown"});
         return std::nullopt;
       }
       auto d = resolve.dims(t);
@@ -405,7 +447,7 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
       for (const auto& t : l.outputs) check(t);
     }
     if (no_dtype)
-      c.diagnostics.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
+      notes.said.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
                                "build " + std::to_string(b.id) + ": " + std::to_string(no_dtype) +
                                    " tensor(s) give no dtype (e.g. '" + example->name + "': '" +
                                    example->format + "'): their dtype and sizes are unknown"});
@@ -503,5 +545,7 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options) {
     estimate_liveness(b, tensor_size);
   }
 }
+
+}  // namespace
 
 }  // namespace trtlens

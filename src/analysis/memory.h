@@ -51,7 +51,9 @@ std::optional<uint64_t> element_bytes(const std::string& dtype, uint64_t count);
 std::optional<uint64_t> volume(const std::vector<int64_t>& dims);
 
 // Fills Layer::memory (input/weight/output/total bytes) and the BuildMemory sums, then the
-// liveness estimate. Problems (unknown dtypes, malformed --shape) become diagnostics.
-void analyze_memory(Capture& capture, const std::vector<std::string>& shape_options);
+// liveness estimate. Problems (unknown dtypes, malformed --shape) become diagnostics. Builds
+// are analysed on up to `threads` threads (0: one per core).
+void analyze_memory(Capture& capture, const std::vector<std::string>& shape_options,
+                    unsigned threads = 0);
 
 }  // namespace trtlens

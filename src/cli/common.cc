@@ -164,7 +164,11 @@ Capture load_inputs(const CommonOptions& o, bool analyse) {
     throw UsageError(e.what());
   }
   check_shapes(c, o.analysis.shapes);
-  if (analyse) analyze(c, o.analysis);
+  if (analyse) {
+    AnalysisOptions a = o.analysis;
+    a.threads = o.threads;
+    analyze(c, a);
+  }
   return c;
 }
 

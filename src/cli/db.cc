@@ -82,7 +82,9 @@ int run_add(const DbOptions& o) {
           s.state = Slot::State::Skipped;
         } else {
           s.capture = load_capture(groups[i].paths, *grammar, limits);
-          analyze(s.capture, AnalysisOptions{});
+          AnalysisOptions one_thread;
+          one_thread.threads = 1;  // parallel across captures instead
+          analyze(s.capture, one_thread);
           s.state = Slot::State::Ready;
         }
       } catch (const InputError& e) {

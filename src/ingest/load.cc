@@ -194,7 +194,7 @@ Capture load_capture(const std::vector<std::string>& paths, const Grammar& gramm
     }
     load_one(path, grammar, limits, out);
   }
-  out.finish();
+  out.finish(limits.threads);
   return capture;
 }
 

@@ -4,7 +4,11 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
+
+#include "model/parallel.h"
 
 namespace trtlens {
 namespace {
@@ -97,6 +101,10 @@ void Assembler::begin_listing(ListingKind kind, SourceLoc where) {
   pending_.run = run_;
   pending_.trt_version = version_;
   pending_.trt_version_from = version_from_;
+  // A log's builds are mostly of one network: room for the last one's layers saves growing the
+  // vector (each step moves every layer) for each of them.
+  if (capture_.builds.size() > first_build_of_input_)
+    pending_.layers.reserve(capture_.builds.back().layers.size());
   listing_open_ = true;
   run_used_ = true;
   // The verbose build prints its engine's layers when the engine is laid out.
@@ -338,7 +346,8 @@ int record_target(const std::vector<Build>& builds, const MemoryRecord& r) {
 }
 
 void apply_block(Build& b, const Block& block, Assembler& a) {
-  std::map<std::string, size_t> index;
+  std::unordered_map<std::string_view, size_t> index;
+  index.reserve(b.layers.size());
   for (size_t i = 0; i < b.layers.size(); ++i) index.emplace(b.layers[i].name, i);
   bool skipped_zero = false;
   uint64_t unmatched = 0;
@@ -375,7 +384,7 @@ void apply_block(Build& b, const Block& block, Assembler& a) {
                      std::to_string(b.id));
 }
 
-bool block_matches(const Block& block, const std::set<std::string>& names) {
+bool block_matches(const Block& block, const std::unordered_set<std::string_view>& names) {
   for (const MemoryRecord* r : block.records)
     if (r->kind == MemoryRecord::Kind::Layer && !names.count(r->key)) return false;
   return true;
@@ -472,7 +481,8 @@ void Assembler::attach_memory() {
   }
   for (size_t i = 0; i < builds.size(); ++i) {
     if (blocks[i].empty()) continue;
-    std::set<std::string> names;
+    std::unordered_set<std::string_view> names;
+    names.reserve(builds[i].layers.size());
     for (const auto& l : builds[i].layers) names.insert(l.name);
     // The kept engine's block names the layers of the final listing; the last such wins.
     size_t chosen = blocks[i].size() - 1;
@@ -776,16 +786,19 @@ void Assembler::attach_devices() {
   }
 }
 
-void Assembler::finish() {
+void Assembler::finish(unsigned threads) {
   if (listing_open_) end_listing();
   attach_devices();
   // Profiles first: a profile without any listing becomes the build that the same log's memory
   // figures describe.
   attach_profiles();
   attach_memory();  // needs every build, before the final build is marked
+  parallel_for(capture_.builds.size(), threads, [&](size_t i) {
+    Build& b = capture_.builds[i];
+    b.graph = build_engine_graph(b.layers, b.bindings);
+  });
   for (auto& b : capture_.builds) {
     b.final = false;
-    b.graph = build_engine_graph(b.layers, b.bindings);
     // A few name the pattern; a listing mixed from two interleaved runs would give hundreds.
     const size_t shown = std::min<size_t>(b.graph.problems.size(), 5);
     for (size_t i = 0; i < shown; ++i)

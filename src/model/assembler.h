@@ -54,8 +54,9 @@ class Assembler {
   // `count` lines a section skipped (other messages logged into it), reported once.
   void skipped(SourceLoc where, uint64_t count, std::string message);
 
-  // After every input: mark the final build and wire the engine graphs.
-  void finish();
+  // After every input: mark the final build and wire the engine graphs (on up to `threads`
+  // threads, 0: one per core).
+  void finish(unsigned threads = 0);
 
   // The build records go to: the open listing, else the last build of this input, else null.
   Build* current_build();

@@ -26,6 +26,7 @@ namespace {
 // a probe compares the element's current name, so a renamed element is never a wrong hit.
 template <class T, class Index>
 const T* lookup(const std::vector<T>& items, Index& index, const std::string& name) {
+  if (items.empty()) return nullptr;  // (an empty vector may have the null data of a fresh index)
   std::hash<std::string_view> hash;
   if (index.data != items.data() || index.size != items.size()) {
     index.data = items.data();
@@ -69,6 +70,11 @@ const OnnxNode* OnnxModel::find(const std::string& name) const {
 
 bool OnnxModel::is_initializer(const std::string& name) const {
   return lookup(initializers, initializer_index_, name) != nullptr;
+}
+
+void OnnxModel::index() const {
+  lookup(nodes, node_index_, std::string());
+  lookup(initializers, initializer_index_, std::string());
 }
 
 std::string RunInfo::build_option(const std::string& key) const {

@@ -132,6 +132,8 @@ struct OnnxModel {
   // 10k layers look names up per layer).
   const OnnxNode* find(const std::string& name) const;
   bool is_initializer(const std::string& name) const;
+  // Brings both indexes up to date now, so that threads calling the two above only read them.
+  void index() const;
 
  private:
   // Open addressing over positions (0 = empty, else position + 1), probed by comparing the
