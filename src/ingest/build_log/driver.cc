@@ -275,7 +275,9 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     if (!pool) pool = std::make_unique<ScreenPool>(screen, max_line, workers);
     pool->submit(b.get());
     pending.push_back(std::move(b));
-    if (pending.size() >= 2 * size_t(workers)) finish_oldest();
+    // Four blocks a worker in flight: blocks differ in what they cost this thread (a layer
+    // listing) and the workers (tactic lines), and a shallower queue left cores idle.
+    if (pending.size() >= 4 * size_t(workers)) finish_oldest();
   }
   while (!pending.empty()) finish_oldest();
 
