@@ -260,16 +260,18 @@ bool is_depthwise(const Layer& l) {
   return *groups == l.inputs[0].dims[1];
 }
 
+// These run per layer and rule: string_view compares the sizes first, where comparing a string
+// with a C string called memcmp for every candidate.
 bool is_qdq_layer(const Layer& l) {
-  std::string p = parameter_type(l);
-  for (const char* t : {"Scale", "Quantize", "Dequantize"})
-    if (l.type == t || p == t) return true;
+  const std::string p = parameter_type(l);
+  for (std::string_view t : {"Scale", "Quantize", "Dequantize"})
+    if (std::string_view(l.type) == t || std::string_view(p) == t) return true;
   return false;
 }
 
 bool is_bookkeeping(const Layer& l) {
-  return l.type == "NoOp" || l.type == "Constant" || l.type == "shape_call" || l.type == "signal" ||
-         l.type == "wait";
+  const std::string_view t = l.type;
+  return t == "NoOp" || t == "Constant" || t == "shape_call" || t == "signal" || t == "wait";
 }
 
 namespace {

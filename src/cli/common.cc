@@ -92,7 +92,8 @@ std::string installed_grammar_dir() {
 }  // namespace
 
 void add_threads_option(CLI::App* cmd, CommonOptions& o) {
-  cmd->add_option("--threads", o.threads, "Threads reading large logs (0 = one per core)")
+  cmd->add_option("--threads", o.threads,
+                  "Threads reading large logs and analysing builds (0 = one per core)")
       ->default_val(0)
       ->check(CLI::Range(0, 256));
 }
