@@ -23,7 +23,7 @@ TEST(ParallelAnalysis, EveryItemRunsOnceOnAnyThreadCount) {
       std::vector<std::atomic<int>> runs(n);
       parallel_for(n, threads, [&](size_t i) { runs[i].fetch_add(1); });
       for (size_t i = 0; i < n; ++i)
-        EXPECT_EQ(runs[i].load(), 1) << "item " << i << " of " << n << ", " << threads << " threads";
+        EXPECT_EQ(runs[i].load(), 1) << "item " << i << " of " << n << ", threads " << threads;
     }
 }
 

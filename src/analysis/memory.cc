@@ -358,192 +358,190 @@ namespace {
 void analyze_build_memory(const Capture& c, Build& b,
                           const std::map<std::string, std::vector<int64_t>>& shapes,
                           const InferredShapes* inferred, BuildNotes& notes) {
-  {
-    std::set<std::string> unknown_dtypes;
-    ShapeResolver resolve(b, shapes, inferred ? &inferred->dims : nullptr);
-    b.memory.tensors_dims_from_onnx.reset();
-    b.memory.tensors_dims_unknown.reset();
-    if (!shapes.empty()) {
-      // Say how many dynamic tensors no given shape resolves (their sizes stay unknown), and
-      // how many the ONNX model's shape inference resolved.
-      std::set<std::string> open, from_onnx;
-      std::set<int64_t> symbols;
-      auto check_dims = [&](const Tensor& t) {
-        if (!t.has_dims) return;
-        auto how = resolve.source(t);
-        if (how == ShapeResolver::Source::Onnx) from_onnx.insert(t.name);
-        if (how != ShapeResolver::Source::Unknown) return;
-        open.insert(t.name);
+  std::set<std::string> unknown_dtypes;
+  ShapeResolver resolve(b, shapes, inferred ? &inferred->dims : nullptr);
+  b.memory.tensors_dims_from_onnx.reset();
+  b.memory.tensors_dims_unknown.reset();
+  if (!shapes.empty()) {
+    // Say how many dynamic tensors no given shape resolves (their sizes stay unknown), and
+    // how many the ONNX model's shape inference resolved.
+    std::set<std::string> open, from_onnx;
+    std::set<int64_t> symbols;
+    auto check_dims = [&](const Tensor& t) {
+      if (!t.has_dims) return;
+      auto how = resolve.source(t);
+      if (how == ShapeResolver::Source::Onnx) from_onnx.insert(t.name);
+      if (how != ShapeResolver::Source::Unknown) return;
+      open.insert(t.name);
+      for (int64_t d : t.dims)
+        if (d < 0 && !resolve.fixes(d)) symbols.insert(d);
+      // Every symbol fixed, but by shapes that disagree: name them all.
+      if (symbols.empty())
         for (int64_t d : t.dims)
-          if (d < 0 && !resolve.fixes(d)) symbols.insert(d);
-        // Every symbol fixed, but by shapes that disagree: name them all.
-        if (symbols.empty())
-          for (int64_t d : t.dims)
-            if (d < 0) symbols.insert(d);
-      };
-      for (const auto& l : b.layers) {
-        for (const auto& t : l.inputs) check_dims(t);
-        for (const auto& t : l.outputs) check_dims(t);
-      }
-      b.memory.tensors_dims_unknown = open.size();
-      if (inferred) {
-        b.memory.tensors_dims_from_onnx = from_onnx.size();
-        notes.said.push_back(
-            {Severity::Info, SourceLoc{b.source.path, b.source.line},
-             "build " + std::to_string(b.id) + ": " + std::to_string(from_onnx.size()) +
-                 " tensor(s) take their dims from the ONNX model's shape inference"});
-      }
-      if (!open.empty()) {
-        std::string list;
-        size_t shown = 0;
-        for (auto it = symbols.rbegin(); it != symbols.rend() && shown < 6; ++it, ++shown)
-          list += (shown ? ", " : "") + std::to_string(*it);
-        if (symbols.size() > shown) list += ", ...";
-        notes.said.push_back(
-            {Severity::Warning, SourceLoc{b.source.path, b.source.line},
-             "build " + std::to_string(b.id) + ": " + std::to_string(open.size()) +
-                 " tensor(s) keep dynamic dims no given shape fixes (symbols " + list +
-                 "): their sizes are unknown; give --shape for the tensors that carry them" +
-                 (c.onnx.shape_model.empty() ? ", or --onnx MODEL to infer them" : "")});
-      }
-    }
-
-    auto tensor_size = [&](const Tensor& t) -> std::optional<uint64_t> {
-      if (t.dtype.empty()) return std::nullopt;
-      if (!dtype_bits(t.dtype)) {
-        if (unknown_dtypes.insert(t.dtype).second)
-          notes.dtypes.emplace_back(
-              t.dtype, Diagnostic{Severity::Warning, SourceLoc{b.source.path, b.source.line},
-                                  "dtype '" + t.dtype + "' has no known element size: " +
-                                      "sizes of its tensors are unknown"});
-        return std::nullopt;
-      }
-      auto d = resolve.dims(t);
-      if (!d) return std::nullopt;
-      auto v = volume(*d);
-      if (!v) return std::nullopt;
-      return element_bytes(t.dtype, *v);
-    };
-    auto sum_sizes = [&](const std::vector<Tensor>& ts) -> std::optional<uint64_t> {
-      uint64_t s = 0;
-      for (const auto& t : ts) {
-        auto n = tensor_size(t);
-        if (!n) return std::nullopt;
-        s += *n;
-      }
-      return s;
-    };
-
-    // Words in a dtype position that name no dtype: one diagnostic per build, not per tensor.
-    size_t no_dtype = 0;
-    const Tensor* example = nullptr;
-    auto check = [&](const Tensor& t) {
-      if (!t.dtype.empty() || t.dtype_known) return;
-      ++no_dtype;
-      if (!example) example = &t;
+          if (d < 0) symbols.insert(d);
     };
     for (const auto& l : b.layers) {
-      for (const auto& t : l.inputs) check(t);
-      for (const auto& t : l.outputs) check(t);
+      for (const auto& t : l.inputs) check_dims(t);
+      for (const auto& t : l.outputs) check_dims(t);
     }
-    if (no_dtype)
-      notes.said.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
-                               "build " + std::to_string(b.id) + ": " + std::to_string(no_dtype) +
-                                   " tensor(s) give no dtype (e.g. '" + example->name + "': '" +
-                                   example->format + "'): their dtype and sizes are unknown"});
-
-    BuildMemory& bm = b.memory;
-    uint64_t in_sum = 0, w_sum = 0, out_sum = 0, ws_sum = 0, bs_sum = 0;
-    bool any_ws = false, any_bs = false;
-    bm.layers_with_unknown_size = 0;
-    for (Layer& l : b.layers) {
-      LayerMemory& m = l.memory;
-      // A layer without tensors (a stream event) moves 0 bytes; a names-only listing says
-      // nothing either way.
-      m.input_bytes = b.names_only ? std::nullopt : sum_sizes(l.inputs);
-      m.output_bytes = b.names_only ? std::nullopt : sum_sizes(l.outputs);
-
-      // The seed sizes weights at the layer's first input element size.
-      std::optional<int> in_bits;
-      if (!l.inputs.empty()) in_bits = dtype_bits(l.inputs.front().dtype);
-      auto at_input_size = [&](uint64_t elements) -> std::optional<uint64_t> {
-        if (!in_bits) return std::nullopt;
-        return element_bytes(l.inputs.front().dtype, elements);
-      };
-      m.weight_bytes.reset();
-      m.weight_source = {};
-      m.weight_nodes.clear();
-      const auto& attrs = l.attributes;
-      auto stored = stored_weights(attrs);
-      m.weights_stored_bytes = stored.weight_bytes;
-      m.bias_stored_bytes = stored.bias_bytes;
-      if (stored.weight_count) {
-        m.weight_bytes = at_input_size(*stored.weight_count);
-        m.weight_source = "layer-json";
-      } else if (auto k = int_attr(attrs, "OutMaps"); k && attrs.contains("Kernel") &&
-                                                      !l.inputs.empty() &&
-                                                      l.inputs.front().dims.size() >= 2) {
-        // K·C·R·S/G from the convolution's parameters.
-        int64_t g = int_attr(attrs, "Groups").value_or(1);
-        int64_t ch = l.inputs.front().dims[1];
-        std::vector<int64_t> dims{*k, ch};
-        auto kernel = attrs.get("Kernel");
-        if (kernel && kernel->is_array())
-          for (const auto& r : *kernel)
-            if (r.is_number_integer()) dims.push_back(r.get<int64_t>());
-        auto v = volume(dims);
-        if (v && g > 0) {
-          m.weight_bytes = at_input_size(*v / uint64_t(g));
-          m.weight_source = "layer-json";
-        }
-      } else if (attrs.contains("ParameterType")) {
-        m.weight_bytes = 0;  // detailed JSON lists Weights for every layer that has them
-        m.weight_source = "layer-json";
-      }
-      if (m.weight_source.empty()) {
-        if (auto w = onnx_weights(l, c.onnx)) {
-          m.weight_bytes = at_input_size(w->elements);
-          m.weight_source = "onnx-parse";
-          m.weight_nodes = w->nodes;
-        } else if (weightless_type(l)) {
-          m.weight_bytes = 0;
-          m.weight_source = "layer-type";
-        }
-      }
-      if (m.input_bytes && m.weight_bytes && m.output_bytes)
-        m.total_bytes = *m.input_bytes + *m.weight_bytes + *m.output_bytes;
-      else
-        m.total_bytes.reset();
-      // Known weights alone say nothing of the footprint (they are often 0): a floor needs a
-      // tensor side.
-      if (m.input_bytes || m.output_bytes)
-        m.footprint_floor_bytes =
-            m.input_bytes.value_or(0) + m.weight_bytes.value_or(0) + m.output_bytes.value_or(0);
-      else
-        m.footprint_floor_bytes.reset();
-
-      if (!m.total_bytes) ++bm.layers_with_unknown_size;
-      in_sum += m.input_bytes.value_or(0);
-      w_sum += m.weight_bytes.value_or(0);
-      out_sum += m.output_bytes.value_or(0);
-      if (m.weights_stored_bytes) {
-        ws_sum += *m.weights_stored_bytes;
-        any_ws = true;
-      }
-      if (m.bias_stored_bytes) {
-        bs_sum += *m.bias_stored_bytes;
-        any_bs = true;
-      }
+    b.memory.tensors_dims_unknown = open.size();
+    if (inferred) {
+      b.memory.tensors_dims_from_onnx = from_onnx.size();
+      notes.said.push_back(
+          {Severity::Info, SourceLoc{b.source.path, b.source.line},
+           "build " + std::to_string(b.id) + ": " + std::to_string(from_onnx.size()) +
+               " tensor(s) take their dims from the ONNX model's shape inference"});
     }
-    if (!b.layers.empty()) {
-      bm.sum_input_bytes = in_sum;
-      bm.sum_weight_bytes = w_sum;
-      bm.sum_output_bytes = out_sum;
+    if (!open.empty()) {
+      std::string list;
+      size_t shown = 0;
+      for (auto it = symbols.rbegin(); it != symbols.rend() && shown < 6; ++it, ++shown)
+        list += (shown ? ", " : "") + std::to_string(*it);
+      if (symbols.size() > shown) list += ", ...";
+      notes.said.push_back(
+          {Severity::Warning, SourceLoc{b.source.path, b.source.line},
+           "build " + std::to_string(b.id) + ": " + std::to_string(open.size()) +
+               " tensor(s) keep dynamic dims no given shape fixes (symbols " + list +
+               "): their sizes are unknown; give --shape for the tensors that carry them" +
+               (c.onnx.shape_model.empty() ? ", or --onnx MODEL to infer them" : "")});
     }
-    if (any_ws) bm.sum_weights_stored_bytes = ws_sum;
-    if (any_bs) bm.sum_bias_stored_bytes = bs_sum;
-    estimate_liveness(b, tensor_size);
   }
+
+  auto tensor_size = [&](const Tensor& t) -> std::optional<uint64_t> {
+    if (t.dtype.empty()) return std::nullopt;
+    if (!dtype_bits(t.dtype)) {
+      if (unknown_dtypes.insert(t.dtype).second)
+        notes.dtypes.emplace_back(
+            t.dtype, Diagnostic{Severity::Warning, SourceLoc{b.source.path, b.source.line},
+                                "dtype '" + t.dtype + "' has no known element size: " +
+                                    "sizes of its tensors are unknown"});
+      return std::nullopt;
+    }
+    auto d = resolve.dims(t);
+    if (!d) return std::nullopt;
+    auto v = volume(*d);
+    if (!v) return std::nullopt;
+    return element_bytes(t.dtype, *v);
+  };
+  auto sum_sizes = [&](const std::vector<Tensor>& ts) -> std::optional<uint64_t> {
+    uint64_t s = 0;
+    for (const auto& t : ts) {
+      auto n = tensor_size(t);
+      if (!n) return std::nullopt;
+      s += *n;
+    }
+    return s;
+  };
+
+  // Words in a dtype position that name no dtype: one diagnostic per build, not per tensor.
+  size_t no_dtype = 0;
+  const Tensor* example = nullptr;
+  auto check = [&](const Tensor& t) {
+    if (!t.dtype.empty() || t.dtype_known) return;
+    ++no_dtype;
+    if (!example) example = &t;
+  };
+  for (const auto& l : b.layers) {
+    for (const auto& t : l.inputs) check(t);
+    for (const auto& t : l.outputs) check(t);
+  }
+  if (no_dtype)
+    notes.said.push_back({Severity::Warning, SourceLoc{b.source.path, b.source.line},
+                          "build " + std::to_string(b.id) + ": " + std::to_string(no_dtype) +
+                              " tensor(s) give no dtype (e.g. '" + example->name + "': '" +
+                              example->format + "'): their dtype and sizes are unknown"});
+
+  BuildMemory& bm = b.memory;
+  uint64_t in_sum = 0, w_sum = 0, out_sum = 0, ws_sum = 0, bs_sum = 0;
+  bool any_ws = false, any_bs = false;
+  bm.layers_with_unknown_size = 0;
+  for (Layer& l : b.layers) {
+    LayerMemory& m = l.memory;
+    // A layer without tensors (a stream event) moves 0 bytes; a names-only listing says
+    // nothing either way.
+    m.input_bytes = b.names_only ? std::nullopt : sum_sizes(l.inputs);
+    m.output_bytes = b.names_only ? std::nullopt : sum_sizes(l.outputs);
+
+    // The seed sizes weights at the layer's first input element size.
+    std::optional<int> in_bits;
+    if (!l.inputs.empty()) in_bits = dtype_bits(l.inputs.front().dtype);
+    auto at_input_size = [&](uint64_t elements) -> std::optional<uint64_t> {
+      if (!in_bits) return std::nullopt;
+      return element_bytes(l.inputs.front().dtype, elements);
+    };
+    m.weight_bytes.reset();
+    m.weight_source = {};
+    m.weight_nodes.clear();
+    const auto& attrs = l.attributes;
+    auto stored = stored_weights(attrs);
+    m.weights_stored_bytes = stored.weight_bytes;
+    m.bias_stored_bytes = stored.bias_bytes;
+    if (stored.weight_count) {
+      m.weight_bytes = at_input_size(*stored.weight_count);
+      m.weight_source = "layer-json";
+    } else if (auto k = int_attr(attrs, "OutMaps"); k && attrs.contains("Kernel") &&
+                                                    !l.inputs.empty() &&
+                                                    l.inputs.front().dims.size() >= 2) {
+      // K·C·R·S/G from the convolution's parameters.
+      int64_t g = int_attr(attrs, "Groups").value_or(1);
+      int64_t ch = l.inputs.front().dims[1];
+      std::vector<int64_t> dims{*k, ch};
+      auto kernel = attrs.get("Kernel");
+      if (kernel && kernel->is_array())
+        for (const auto& r : *kernel)
+          if (r.is_number_integer()) dims.push_back(r.get<int64_t>());
+      auto v = volume(dims);
+      if (v && g > 0) {
+        m.weight_bytes = at_input_size(*v / uint64_t(g));
+        m.weight_source = "layer-json";
+      }
+    } else if (attrs.contains("ParameterType")) {
+      m.weight_bytes = 0;  // detailed JSON lists Weights for every layer that has them
+      m.weight_source = "layer-json";
+    }
+    if (m.weight_source.empty()) {
+      if (auto w = onnx_weights(l, c.onnx)) {
+        m.weight_bytes = at_input_size(w->elements);
+        m.weight_source = "onnx-parse";
+        m.weight_nodes = w->nodes;
+      } else if (weightless_type(l)) {
+        m.weight_bytes = 0;
+        m.weight_source = "layer-type";
+      }
+    }
+    if (m.input_bytes && m.weight_bytes && m.output_bytes)
+      m.total_bytes = *m.input_bytes + *m.weight_bytes + *m.output_bytes;
+    else
+      m.total_bytes.reset();
+    // Known weights alone say nothing of the footprint (they are often 0): a floor needs a
+    // tensor side.
+    if (m.input_bytes || m.output_bytes)
+      m.footprint_floor_bytes =
+          m.input_bytes.value_or(0) + m.weight_bytes.value_or(0) + m.output_bytes.value_or(0);
+    else
+      m.footprint_floor_bytes.reset();
+
+    if (!m.total_bytes) ++bm.layers_with_unknown_size;
+    in_sum += m.input_bytes.value_or(0);
+    w_sum += m.weight_bytes.value_or(0);
+    out_sum += m.output_bytes.value_or(0);
+    if (m.weights_stored_bytes) {
+      ws_sum += *m.weights_stored_bytes;
+      any_ws = true;
+    }
+    if (m.bias_stored_bytes) {
+      bs_sum += *m.bias_stored_bytes;
+      any_bs = true;
+    }
+  }
+  if (!b.layers.empty()) {
+    bm.sum_input_bytes = in_sum;
+    bm.sum_weight_bytes = w_sum;
+    bm.sum_output_bytes = out_sum;
+  }
+  if (any_ws) bm.sum_weights_stored_bytes = ws_sum;
+  if (any_bs) bm.sum_bias_stored_bytes = bs_sum;
+  estimate_liveness(b, tensor_size);
 }
 
 }  // namespace

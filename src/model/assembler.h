@@ -3,6 +3,7 @@
 // (which listing is a build of its own, which one enriches another, which build is final).
 #pragma once
 
+#include <deque>
 #include <string>
 
 #include "model/capture.h"
@@ -71,7 +72,8 @@ class Assembler {
   void memory_usage_change(MemUsageChange change, SourceLoc where);
   void memory_shape(const std::string& tensor, const std::string& dims, SourceLoc where);
   void attach_memory();
-  std::vector<MemoryRecord> memory_records_;
+  // A deque: a log holds one record per layer per build, and a vector moved them all as it grew.
+  std::deque<MemoryRecord> memory_records_;
 
 
   // Timing and runtime records.
