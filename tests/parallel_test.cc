@@ -43,13 +43,15 @@ TEST(ParallelAnalysis, AnItemsErrorReachesTheCaller) {
   }
 }
 
-Capture analysed(const std::vector<std::string>& paths, unsigned threads) {
+Capture analysed(const std::vector<std::string>& paths, unsigned threads,
+                 const std::vector<std::string>& shapes = {}) {
   auto grammar = Grammar::load();
   ReadLimits limits;
   limits.threads = threads;
   Capture c = load_capture(paths, *grammar, limits);
   AnalysisOptions options;
   options.threads = threads;
+  options.shapes = shapes;
   analyze(c, options);
   return c;
 }
@@ -89,9 +91,24 @@ TEST(ParallelAnalysis, ThreadsGiveTheCaptureOneThreadGives) {
         test::shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/fp16/resnet.onnx.engine";
     captures.push_back({resnet + ".graph.json", resnet + ".profile.json", resnet + ".timing.json"});
   }
+  // Two builds of dynamic shapes with the model: the ONNX library's shape inference is shared by
+  // the builds, and its diagnostics come from the builds' threads.
+  const std::vector<std::string> shapes = {"input=2x3x224x224"};
+  captures.push_back({test::fixture("semantics/dynamic_onnx.log"),
+                      test::fixture("semantics/dynamic_cut_tensor.log"),
+                      test::fixture("semantics/dynamic.onnx")});
   for (const auto& paths : captures) {
-    Capture one = analysed(paths, 1);
-    Capture many = analysed(paths, 4);
+    const bool dynamic = paths.back().find("dynamic.onnx") != std::string::npos;
+    Capture one = analysed(paths, 1, dynamic ? shapes : std::vector<std::string>{});
+    Capture many = analysed(paths, 4, dynamic ? shapes : std::vector<std::string>{});
+    if (dynamic) {
+      EXPECT_EQ(one.builds.size(), 2u);
+      bool inferred = false;
+      for (const auto& d : many.diagnostics)
+        inferred = inferred || d.message.find("from the ONNX model's shape inference") !=
+                                   std::string::npos;
+      EXPECT_TRUE(inferred) << "the case should run the ONNX shape inference";
+    }
     EXPECT_EQ(whole_json(one), whole_json(many)) << paths.front();
     ASSERT_EQ(one.diagnostics.size(), many.diagnostics.size()) << paths.front();
     for (size_t i = 0; i < one.diagnostics.size(); ++i) {
