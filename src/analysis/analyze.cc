@@ -27,7 +27,7 @@ void analyze(Capture& capture, const AnalysisOptions& options) {
   analyze_memory(capture, options.shapes, options.threads);
 
   compute_totals(capture);
-  summarize_builds(capture);
+  summarize_builds(capture, options.threads);
   capture.onnx.counts = provenance_counts(capture);
 
   // Runs: status, error groups, nodes named by errors linked to ONNX nodes and layers.

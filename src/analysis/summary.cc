@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <unordered_map>
+
+#include "model/parallel.h"
 
 namespace trtlens {
 namespace {
@@ -24,7 +27,7 @@ std::string output_precision(const Layer& layer) {
 BuildCounts summarize(const Build& build) {
   BuildCounts s;
   std::map<std::string, size_t> types, precisions;
-  std::unordered_map<std::string, const Tensor*> consumed, produced;
+  std::unordered_map<std::string_view, const Tensor*> consumed, produced;
   for (const auto& l : build.layers) {
     ++types[l.type.empty() ? "(unknown)" : l.type];
     if (!build.names_only) {
@@ -38,7 +41,7 @@ BuildCounts summarize(const Build& build) {
   s.precisions = by_count(precisions);
   // One entry per graph input / output, in the graph's order; a name no layer lists stays a
   // bare name.
-  auto view = [](const std::unordered_map<std::string, const Tensor*>& seen,
+  auto view = [](const std::unordered_map<std::string_view, const Tensor*>& seen,
                  const std::string& name) {
     if (auto it = seen.find(name); it != seen.end()) return *it->second;
     Tensor t;
@@ -50,8 +53,9 @@ BuildCounts summarize(const Build& build) {
   return s;
 }
 
-void summarize_builds(Capture& c) {
-  for (Build& b : c.builds) b.counts = summarize(b);
+void summarize_builds(Capture& c, unsigned threads) {
+  parallel_for(c.builds.size(), threads,
+               [&](size_t i) { c.builds[i].counts = summarize(c.builds[i]); });
 }
 
 }  // namespace trtlens

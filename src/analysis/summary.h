@@ -13,8 +13,9 @@ bool is_reformat(const Layer& layer);
 // The precision a layer produces: its first output's dtype ("" when unknown).
 std::string output_precision(const Layer& layer);
 
-// Counts of one build; analyze() stores them in Build::counts.
+// Counts of one build; analyze() stores them in Build::counts (on up to `threads` threads, 0: one
+// per core).
 BuildCounts summarize(const Build& build);
-void summarize_builds(Capture& capture);
+void summarize_builds(Capture& capture, unsigned threads = 0);
 
 }  // namespace trtlens

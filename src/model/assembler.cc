@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -345,7 +346,9 @@ int record_target(const std::vector<Build>& builds, const MemoryRecord& r) {
   return after >= 0 ? after : before;
 }
 
-void apply_block(Build& b, const Block& block, Assembler& a) {
+// Returns the warning for memory lines that name no layer, if any (the caller says it: builds
+// are matched on several threads).
+std::optional<Diagnostic> apply_block(Build& b, const Block& block) {
   std::unordered_map<std::string_view, size_t> index;
   index.reserve(b.layers.size());
   for (size_t i = 0; i < b.layers.size(); ++i) index.emplace(b.layers[i].name, i);
@@ -378,10 +381,10 @@ void apply_block(Build& b, const Block& block, Assembler& a) {
         LayerMemory& m = b.layers[i].memory;
         m.host_persistent = m.device_persistent = m.scratch = 0;
       }
-  if (unmatched && !b.layers.empty())
-    a.diagnostic(Severity::Warning, {first_unmatched->path, first_unmatched->line},
-                 std::to_string(unmatched) + " memory line(s) name no layer of build " +
-                     std::to_string(b.id));
+  if (!unmatched || b.layers.empty()) return std::nullopt;
+  return Diagnostic{Severity::Warning, {first_unmatched->path, first_unmatched->line},
+                    std::to_string(unmatched) + " memory line(s) name no layer of build " +
+                        std::to_string(b.id)};
 }
 
 bool block_matches(const Block& block, const std::unordered_set<std::string_view>& names) {
@@ -439,7 +442,7 @@ void Assembler::memory_shape(const std::string& tensor, const std::string& dims,
   memory_records_.push_back(std::move(r));
 }
 
-void Assembler::attach_memory() {
+void Assembler::attach_memory(unsigned threads) {
   if (memory_records_.empty()) return;
   auto& builds = capture_.builds;
   // Figures from a file without a listing (a plain log beside layer JSON) describe the final
@@ -479,8 +482,9 @@ void Assembler::attach_memory() {
     bl.back().records.push_back(&r);
     if (r.kind == MemoryRecord::Kind::Figure) bl.back().seen_figures.push_back(r.key);
   }
-  for (size_t i = 0; i < builds.size(); ++i) {
-    if (blocks[i].empty()) continue;
+  std::vector<std::optional<Diagnostic>> said(builds.size());
+  parallel_for(builds.size(), threads, [&](size_t i) {
+    if (blocks[i].empty()) return;
     std::unordered_set<std::string_view> names;
     names.reserve(builds[i].layers.size());
     for (const auto& l : builds[i].layers) names.insert(l.name);
@@ -493,8 +497,10 @@ void Assembler::attach_memory() {
       }
     builds[i].memory.blocks_seen = int(blocks[i].size());
     builds[i].memory.block_line = blocks[i][chosen].records.front()->line;
-    apply_block(builds[i], blocks[i][chosen], *this);
-  }
+    said[i] = apply_block(builds[i], blocks[i][chosen]);
+  });
+  for (auto& d : said)
+    if (d) diagnostic(d->severity, std::move(d->where), std::move(d->message));
   memory_records_.clear();
 }
 
@@ -792,7 +798,7 @@ void Assembler::finish(unsigned threads) {
   // Profiles first: a profile without any listing becomes the build that the same log's memory
   // figures describe.
   attach_profiles();
-  attach_memory();  // needs every build, before the final build is marked
+  attach_memory(threads);  // needs every build, before the final build is marked
   parallel_for(capture_.builds.size(), threads, [&](size_t i) {
     Build& b = capture_.builds[i];
     b.graph = build_engine_graph(b.layers, b.bindings);

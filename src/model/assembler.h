@@ -71,7 +71,7 @@ class Assembler {
   void memory_figure(const std::string& field, double value, SourceLoc where);
   void memory_usage_change(MemUsageChange change, SourceLoc where);
   void memory_shape(const std::string& tensor, const std::string& dims, SourceLoc where);
-  void attach_memory();
+  void attach_memory(unsigned threads);
   // A deque: a log holds one record per layer per build, and a vector moved them all as it grew.
   std::deque<MemoryRecord> memory_records_;
 
