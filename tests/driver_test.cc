@@ -87,8 +87,9 @@ TEST(LogDriver, UnusualTimeStampsStillStrip) {
 // Reading in blocks on worker threads must give exactly what reading line by line gives: same
 // layers, diagnostics and line numbers, whatever the block size, thread count and source
 // (mapped file or stream).
-std::string json_with(const std::string& path, const ReadLimits& limits) {
-  auto grammar = Grammar::load();
+std::string json_with(const std::string& path, const ReadLimits& limits,
+                      const std::string& grammar_dir = "") {
+  auto grammar = Grammar::load(grammar_dir);
   Capture c = load_capture({path}, *grammar, limits);
   analyze(c, AnalysisOptions{});
   std::vector<const Build*> builds;
@@ -102,25 +103,26 @@ std::string json_with(const std::string& path, const ReadLimits& limits) {
 // Reads `path` line by line with `base` limits, then in every block size of `blocks` with 1-3
 // threads, mapped and read; all must agree. Returns the line-by-line result.
 std::string expect_block_modes_agree(const std::string& path, ReadLimits base = {},
-                                     std::vector<size_t> blocks = {1, 7, 64, 4096, 1 << 20}) {
+                                     std::vector<size_t> blocks = {1, 7, 64, 4096, 1 << 20},
+                                     const std::string& grammar_dir = "") {
   SCOPED_TRACE(path);
   ReadLimits line_by_line = base;
   line_by_line.log_block_bytes = 0;
-  const std::string want = json_with(path, line_by_line);
+  const std::string want = json_with(path, line_by_line, grammar_dir);
   EXPECT_GT(want.size(), 200u);
   for (size_t block : blocks) {
     for (unsigned threads : {1u, 2u, 3u}) {
       for (size_t map_min : {size_t(1), size_t(1) << 40}) {
-        for (size_t one_pass_min : {size_t(0), size_t(1) << 40}) {
+        for (size_t scan_min : {size_t(0), size_t(1) << 40}) {
           ReadLimits l = base;
           l.log_block_bytes = block;
           l.threads = threads;
           l.map_min_bytes = map_min;
-          l.one_pass_min_bytes = one_pass_min;
+          l.literal_scan_min_bytes = scan_min;
           SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads) +
                        (map_min == 1 ? ", mapped" : ", read") +
-                       (one_pass_min == 0 ? ", one-pass literals" : ", literals per line"));
-          EXPECT_EQ(json_with(path, l), want);
+                       (scan_min == 0 ? ", one literal scan" : ", one search per literal"));
+          EXPECT_EQ(json_with(path, l, grammar_dir), want);
         }
       }
     }
@@ -198,7 +200,7 @@ TEST(LogDriver, TacticShortcutReadsWhatThePatternsRead) {
   EXPECT_TRUE(Screen().screen.body_shortcut());
   auto grammar = Grammar::load();
   ReadLimits limits;
-  limits.one_pass_min_bytes = 0;
+  limits.literal_scan_min_bytes = 0;
   Capture c = load_capture({fixture("core/tactic_shortcut.log")}, *grammar, limits);
   ASSERT_EQ(c.runs.size(), 1u);
   ASSERT_TRUE(c.runs[0].tactic);
@@ -457,11 +459,11 @@ TEST(LogDriver, BlockEdgesLineEndsAndTheFallback) {
   fs::remove(p);
 }
 
-// The screen's one-pass literal scan (Hyperscan over a whole block) finds the same trigger lines
-// as the per-line search, block by block, on real logs: the seeds' logs and the fixtures with
+// The screen's literal scan (Hyperscan, all literals at once) finds the same trigger lines as
+// the search per literal, block by block, on real logs: the seeds' logs and the fixtures with
 // CR, CRLF, ANSI escapes and long lines. Each log is screened in 64 KiB blocks of whole lines.
 // `hit_lines`: the lines (from 0) a trigger matched.
-void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20,
+void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 20,
                             const std::string& grammar_dir = "",
                             std::set<size_t>* hit_lines = nullptr) {
   SCOPED_TRACE(path);
@@ -470,9 +472,9 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20,
   Assembler out(capture);
   LogContext ctx{*grammar, out, path};
   auto sections = make_log_sections(ctx);
-  LogScreen one_pass(*grammar, sections), per_line(*grammar, sections);
-  one_pass.enable_one_pass();
-  if (!one_pass.one_pass()) GTEST_SKIP() << "built without Hyperscan: one path only";
+  LogScreen scan(*grammar, sections), per_line(*grammar, sections);
+  scan.enable_literal_scan();
+  if (!scan.literal_scan()) GTEST_SKIP() << "built without Hyperscan: one path only";
   const std::string text = test::read_file(path);
   size_t hits = 0, lines = 0;
   for (size_t pos = 0; pos < text.size();) {
@@ -480,7 +482,7 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20,
     while (end < text.size() && text[end - 1] != '\n') ++end;
     ScreenedBlock a, b;
     a.bytes = b.bytes = std::string_view(text).substr(pos, end - pos);
-    one_pass.screen(a, max_line);
+    scan.screen(a, max_line);
     per_line.screen(b, max_line);
     EXPECT_EQ(a.lines, b.lines);
     EXPECT_EQ(a.recognized, b.recognized);
@@ -510,47 +512,57 @@ void expect_one_pass_agrees(const std::string& path, size_t max_line = 1 << 20,
   EXPECT_GT(hits, 0u);
 }
 
-TEST(LogDriver, OnePassLiteralScanAgreesWithThePerLineSearch) {
+TEST(LogDriver, LiteralScanAgreesWithTheSearchPerLiteral) {
   for (const char* f :
        {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log",
         "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log",
         "core/tactics.log", "core/tactic_shortcut.log"})
-    expect_one_pass_agrees(fixture(f));
-  expect_one_pass_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
+    expect_literal_scan_agrees(fixture(f));
+  expect_literal_scan_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
 }
 
 // Tactic lines of the shape the screen's shortcut reads without the trigger search, with trigger
 // literals inside the kernel name, as the whole name, across the name's ends, right after the id
-// and in the rest of the line: the shortcut must see each and leave the line to the search. With
-// the built-in grammar the lines holding a pattern's text anywhere (error_code, stop_timeout)
-// are hits; with errors.re2 changed so that literals inside and across the name match too, those
-// are hits as well. Either way the one-pass path must find what the per-line search finds.
-TEST(LogDriver, TacticLinesWithTriggerLiteralsAreNotReadAsTactics) {
-  const std::string path = fixture("core/tactic_literals.log");
-  std::vector<std::string> lines;
+// and in the rest of the line. Inside their timing block they are its tactics: the fixture's 14
+// (lines 6-19) and nothing else. Without the block's three opening lines nothing takes them, and
+// the driver must match them itself: the "Error Code" lines are error records (codes 2, 3 and 4
+// at lines 8, 10 and 15 then) and "DUE TO TIME LIMIT" stops the run (line 9); with errors.re2
+// changed so that a literal inside a name matches too (stop_signal: Killed or "x16 Tactic"
+// anywhere), the first such line stops it (line 4). Every way of reading agrees each time.
+TEST(LogDriver, TacticLinesHoldingTriggerTextAreReadAsTriggersOutsideTheirBlock) {
+  const std::string inside = fixture("core/tactic_literals.log");
+  const fs::path outside = fs::temp_directory_path() / "trtlens-tactic-literals-outside.log";
   {
-    std::istringstream in(test::read_file(path));
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    std::istringstream in(test::read_file(inside));
+    std::ofstream out(outside, std::ios::binary);
+    size_t n = 0;
+    for (std::string l; std::getline(in, l);)
+      if (++n < 3 || n > 5) out << l << "\n";
   }
-  auto lines_holding = [&](std::initializer_list<const char*> texts) {
-    std::set<size_t> at;
-    for (size_t i = 0; i < lines.size(); ++i)
-      for (const char* t : texts)
-        if (lines[i].find(t) != std::string::npos && lines[i].find("Tactic") != std::string::npos)
-          at.insert(i);
-    return at;
+  auto read = [](const std::string& path, const std::string& grammar_dir) {
+    expect_block_modes_agree(path, {}, {1, 64, 1 << 20}, grammar_dir);
+    auto grammar = Grammar::load(grammar_dir);
+    Capture c = load_capture({path}, *grammar, ReadLimits{});
+    return nlohmann::json(capture_json(c, {})["runs"][0]);
   };
-  std::set<size_t> builtin, changed;
-  expect_one_pass_agrees(path, 1 << 20, "", &builtin);
-  if (IsSkipped()) return;
-  for (size_t i : lines_holding({"Error Code", "DUE TO TIME LIMIT"}))
-    EXPECT_EQ(builtin.count(i), 1u) << lines[i];
-  EXPECT_EQ(lines_holding({"Error Code", "DUE TO TIME LIMIT"}).size(), 4u);
+  const nlohmann::json in_block = read(inside, "");
+  EXPECT_EQ(in_block["tactic_selection"]["tactics"].size(), 14u);
+  EXPECT_TRUE(in_block["records"].empty());
+  EXPECT_TRUE(in_block["stop"].is_null());
 
-  // stop_signal matches Killed (or "x16 Tactic") anywhere, stop_timeout a name starting "big".
+  const nlohmann::json alone = read(outside.string(), "");
+  EXPECT_TRUE(alone["tactic_selection"].is_null());
+  std::vector<std::pair<int, int>> records;
+  for (const auto& r : alone["records"]) records.emplace_back(r["line"], r["code"]);
+  EXPECT_EQ(records, (std::vector<std::pair<int, int>>{{8, 2}, {10, 3}, {15, 4}}));
+  EXPECT_EQ(alone["stop"]["kind"], "timeout");
+  EXPECT_EQ(alone["stop"]["line"], 9);
+
   const fs::path dir = fs::temp_directory_path() / "trtlens-literal-places-grammar";
   fs::create_directories(dir);
+  for (const auto& f : fs::directory_iterator(test::source_dir() + "/grammar"))
+    fs::copy_file(f.path(), dir / f.path().filename(), fs::copy_options::overwrite_existing);
   std::string errors = test::read_file(test::source_dir() + "/grammar/errors.re2");
   auto replace_line = [&](const std::string& start, const std::string& with) {
     const size_t at = errors.find("\n" + start);
@@ -560,14 +572,13 @@ TEST(LogDriver, TacticLinesWithTriggerLiteralsAreNotReadAsTactics) {
   };
   replace_line("# contains: Aborted ||", "# contains: Killed || x16 Tactic");
   replace_line("stop_signal =", "stop_signal = ^.*?(Killed|x16 Tactic).*$");
-  replace_line("# contains: DUE TO TIME LIMIT", "# contains: DUE TO TIME LIMIT || Name: big");
-  replace_line("stop_timeout =", "stop_timeout = ^(?:.*DUE TO TIME LIMIT.*|Tactic Name: big.*)$");
   std::ofstream(dir / "errors.re2") << errors;
-  expect_one_pass_agrees(path, 1 << 20, dir.string(), &changed);
-  const std::set<size_t> expected = lines_holding({"Killed", "x16 Tactic", "Name: big"});
-  EXPECT_EQ(expected.size(), 6u);
-  for (size_t i : expected) EXPECT_EQ(changed.count(i), 1u) << lines[i];
+  const nlohmann::json changed = read(outside.string(), dir.string());
+  EXPECT_EQ(changed["stop"]["kind"], "killed");
+  EXPECT_EQ(changed["stop"]["line"], 4);
+  EXPECT_EQ(read(inside, dir.string())["tactic_selection"]["tactics"].size(), 14u);
   fs::remove_all(dir);
+  fs::remove(outside);
 }
 
 // A "# starts:" list files a trigger under those starts only, so a line the pattern matches but
@@ -606,9 +617,9 @@ TEST(LogDriver, StartsListsCoverEveryLineTheirPatternsMatch) {
   EXPECT_GE(seen.size(), 5u);  // of the 9 patterns with a list
 }
 
-TEST(LogDriver, OnePassLiteralScanAgreesOnTheSeeds) {
+TEST(LogDriver, LiteralScanAgreesOnTheSeeds) {
   TRTLENS_REQUIRE_SHARED();
-  for (const char* seed : kSeeds) expect_one_pass_agrees(test::shared_dir() + "/seeds/" + seed);
+  for (const char* seed : kSeeds) expect_literal_scan_agrees(test::shared_dir() + "/seeds/" + seed);
 }
 
 }  // namespace

@@ -37,9 +37,10 @@ struct ReadLimits {
   size_t log_block_bytes = size_t{1} << 20;
   unsigned threads = 0;
   size_t map_min_bytes = size_t{32} << 20;
-  // Logs of at least this size find their trigger literals in one pass per block: compiling
-  // the literal set takes about 2 ms, what searching 0.7 MB line by line for them takes.
-  size_t one_pass_min_bytes = size_t{1} << 20;
+  // Logs of at least this size search their lines for every trigger literal in one Hyperscan
+  // scan: compiling the literal set takes about 2 ms, what searching 0.7 MB for them one
+  // literal at a time takes.
+  size_t literal_scan_min_bytes = size_t{1} << 20;
 };
 
 // A regular file mapped into memory, read-only. Pages come in as they are touched and are

@@ -1,6 +1,5 @@
-// The log screen's two paths must agree on any bytes: the one-pass path (Hyperscan over the
-// block, and the body section's shortcut on the tactic lines in which it found no trigger
-// literal) and the per-line search. A line the shortcut takes wrongly shows up here as a
+// The log screen's two literal searches must agree on any bytes: all literals in one Hyperscan
+// scan of a message, and one search per literal. A literal one misses shows up here as a
 // different hit or body run.
 #include <cstdint>
 #include <cstdio>
@@ -15,7 +14,7 @@ namespace {
 
 void agree(bool same, const char* what) {
   if (same) return;
-  std::fprintf(stderr, "the screen's two paths differ: %s\n", what);
+  std::fprintf(stderr, "the screen's two literal searches differ: %s\n", what);
   std::abort();
 }
 
@@ -28,13 +27,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static Assembler out(capture);
   static LogContext ctx{*grammar, out, "fuzz"};
   static auto sections = make_log_sections(ctx);
-  static LogScreen one_pass(*grammar, sections), per_line(*grammar, sections);
-  static const bool on = (one_pass.enable_one_pass(), one_pass.one_pass());
+  static LogScreen scan(*grammar, sections), per_line(*grammar, sections);
+  static const bool on = (scan.enable_literal_scan(), scan.literal_scan());
   if (!on) return 0;  // built without Hyperscan: one path only
   ScreenedBlock a, b;
   a.bytes = b.bytes = std::string_view(reinterpret_cast<const char*>(data), size);
   for (size_t max_line : {size_t(1) << 20, size_t(100)}) {
-    one_pass.screen(a, max_line);
+    scan.screen(a, max_line);
     per_line.screen(b, max_line);
     agree(a.lines == b.lines && a.recognized == b.recognized, "lines or recognized");
     agree(a.has_cr == b.has_cr && a.has_esc == b.has_esc, "CR or ESC");

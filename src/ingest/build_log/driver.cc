@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -35,25 +36,36 @@ class Dispatcher {
     uint64_t index = 0;
     BlockLine raw;
     for (;;) {
-      if (!active_) {  // nothing open: jump to the next line a trigger matched
-        while (h < b.hits.size() && b.hits[h].offset < pos) ++h;
-        if (h == b.hits.size()) break;
-        pos = b.hits[h].offset;
-        index = b.hits[h].line;
-      } else if (active_ == screen_.body_section()) {  // its body lines, read ahead by the screen
-        while (run < b.bodies.size() && b.bodies[run].offset < pos) ++run;
-        if (run < b.bodies.size() && b.bodies[run].offset == pos) {
-          const ScreenedBlock::Body& r = b.bodies[run++];
-          took_line();
-          active_->next_body(b.values.data() + r.values_at, r.value_count);
-          recognized_ += r.unprefixed;
-          pos = r.next;
-          index += r.count;
-          continue;
+      while (h < b.hits.size() && b.hits[h].offset < pos) ++h;
+      while (run < b.bodies.size() && b.bodies[run].next <= pos) ++run;
+      bool in_run = run < b.bodies.size() && b.bodies[run].offset <= pos;
+      if (!active_ && !in_run) {
+        // Nothing open: jump to the next line a trigger matched, or to the next body run (its
+        // lines may hold a trigger the screen did not look for).
+        size_t to = SIZE_MAX;
+        if (h < b.hits.size()) {
+          to = b.hits[h].offset;
+          index = b.hits[h].line;
         }
+        if (run < b.bodies.size() && b.bodies[run].offset < to) {
+          to = b.bodies[run].offset;
+          index = b.bodies[run].line;
+          in_run = true;
+        }
+        if (to == SIZE_MAX) break;
+        pos = to;
+      } else if (active_ == screen_.body_section() && in_run && b.bodies[run].offset == pos) {
+        // A whole run of its body lines, read ahead by the screen.
+        const ScreenedBlock::Body& r = b.bodies[run++];
+        took_line();
+        active_->next_body(b.values.data() + r.values_at, r.value_count);
+        recognized_ += r.unprefixed;
+        pos = r.next;
+        index += r.count;
+        continue;
       }
       if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) break;
-      int hit = -1;
+      int hit = in_run ? kNotMatched : -1;
       if (h < b.hits.size() && b.hits[h].offset == pos) hit = int(b.hits[h++].trigger);
       dispatch(
           screen_.line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text, lines_ + index + 1),
@@ -82,7 +94,8 @@ class Dispatcher {
   uint64_t lines() const { return lines_; }
 
  private:
-  // `screened`: the screen already counted the line if it was prefixed or matched.
+  // `screened`: the screen already counted the line if it was prefixed or matched (a body line
+  // of a run is prefixed, or no trigger matched it, so that count holds with kNotMatched too).
   void dispatch(const LogLine& line, int hit, bool screened) {
     if (active_) {
       if (active_->next(line)) {
@@ -250,10 +263,10 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   };
 
   BlockReader blocks(in, mapped.get(), limits.log_block_bytes, max_line);
-  const size_t one_pass_min = limits.one_pass_min_bytes;
+  const size_t scan_min = limits.literal_scan_min_bytes;
   // With one thread the compile would only take turns with the reading.
-  if (mapped ? mapped->view().size() >= one_pass_min : in.peek(one_pass_min).size() >= one_pass_min)
-    workers > 1 ? screen.start_one_pass() : screen.enable_one_pass();
+  if (mapped ? mapped->view().size() >= scan_min : in.peek(scan_min).size() >= scan_min)
+    workers > 1 ? screen.start_literal_scan() : screen.enable_literal_scan();
   for (bool first = true;; first = false) {
     Owned b;
     if (spare.empty()) {

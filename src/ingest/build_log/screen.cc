@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -300,45 +301,30 @@ LogScreen::LogScreen(const Grammar& grammar,
       always_gated_ = always_gated_ && !c.literals.empty();
     }
   }
-  if (body_ && fast_prefix_ && literals_.size() <= 64 && always_gated_) {
+  if (body_ && fast_prefix_) {
+    // strip() must stop right after the usual prefix on such a message. No trigger is tried on
+    // the lines the shortcut reads: the dispatcher tries them when the open section does not
+    // take them (see ScreenedBlock::bodies).
     LogSection::FastBody fast = body_->fast_body();
     bool ok = fast.read != nullptr && !fast.starts.empty();
-    uint64_t gate = always_bits_;
-    for (const std::string& start : fast.starts) {
-      // strip() must stop right after the usual prefix on such a message.
-      if (start.size() < 2 || start[0] == '[' || start[0] == ' ' || start[0] == '\t' ||
-          re2_digit(start[0])) {
-        ok = false;
-        break;
-      }
-      const FirstByte& f = by_first_[static_cast<unsigned char>(start[0])];
-      for (const Candidate& c :
-           f.second_allows(static_cast<unsigned char>(start[1])) ? f.all : f.unprefixed) {
-        const size_t n = std::min(c.prefix.size(), start.size());
-        if (!c.prefix.empty() && c.prefix.compare(0, n, start, 0, n) != 0) continue;
-        ok = ok && c.literal_bits != 0;  // can match such a line, unless gated by a literal
-        gate |= c.literal_bits;
-      }
-    }
-    if (ok) {
-      fast_gate_ = gate;
-      fast_read_ = fast.read;
-    }
+    for (const std::string& start : fast.starts)
+      ok = ok && start.size() >= 2 && start[0] != '[' && start[0] != ' ' && start[0] != '\t' &&
+           !re2_digit(start[0]);
+    if (ok) fast_read_ = fast.read;
   }
   one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
                        std::none_of(literals_.begin(), literals_.end(),
                                     [](const std::string& l) { return l.empty(); });
 }
 
-LogScreen::OnePass* LogScreen::compile_one_pass(const std::vector<std::string>& literals) {
+LogScreen::LiteralScan* LogScreen::compile_literal_scan(const std::vector<std::string>& literals) {
 #ifdef TRTLENS_HAVE_HYPERSCAN
-  // Every literal of every trigger in one set, found in one pass over a block (line ends, CR and
-  // ESC are a separate SIMD scan: as Hyperscan literals, single bytes this frequent cost more
-  // than the rest of the set). A literal holding a line end, or an empty one, would break the
-  // per-line bookkeeping, so such a grammar keeps the fallback.
+  // Every literal of every trigger in one set, searched in a message at once when a trigger
+  // first needs one (as bits: at most 64). An empty literal would match everywhere, so such a
+  // grammar keeps the search per literal.
   const bool usable = !literals.empty() && literals.size() <= 64 &&
                       std::none_of(literals.begin(), literals.end(), [](const std::string& l) {
-                        return l.empty() || l.find_first_of("\n\r") != std::string::npos;
+                        return l.empty();
                       });
   if (!usable) return nullptr;
   std::vector<const char*> exprs;
@@ -358,7 +344,7 @@ LogScreen::OnePass* LogScreen::compile_one_pass(const std::vector<std::string>& 
     hs_free_compile_error(err);  // e.g. a CPU without SSSE3: the fallback reads the same
     return nullptr;
   }
-  auto set = std::make_unique<OnePass>();
+  auto set = std::make_unique<LiteralScan>();
   set->db = db;
   if (hs_alloc_scratch(db, &set->scratch) != HS_SUCCESS) {
     hs_free_database(db);
@@ -371,23 +357,23 @@ LogScreen::OnePass* LogScreen::compile_one_pass(const std::vector<std::string>& 
 #endif
 }
 
-void LogScreen::enable_one_pass() {
-  if (compiling_.joinable() || owned_one_pass_) return;
-  owned_one_pass_.reset(compile_one_pass(literals_));
-  one_pass_.store(owned_one_pass_.get(), std::memory_order_release);
+void LogScreen::enable_literal_scan() {
+  if (compiling_.joinable() || owned_literal_scan_) return;
+  owned_literal_scan_.reset(compile_literal_scan(literals_));
+  literal_scan_.store(owned_literal_scan_.get(), std::memory_order_release);
 }
 
-void LogScreen::start_one_pass() {
+void LogScreen::start_literal_scan() {
 #ifdef TRTLENS_HAVE_HYPERSCAN
-  if (compiling_.joinable() || owned_one_pass_) return;
+  if (compiling_.joinable() || owned_literal_scan_) return;
   compiling_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "trtlens-compile");
     try {
-      owned_one_pass_.reset(compile_one_pass(literals_));
+      owned_literal_scan_.reset(compile_literal_scan(literals_));
     } catch (...) {  // out of memory: the line-by-line search reads the same
       return;
     }
-    one_pass_.store(owned_one_pass_.get(), std::memory_order_release);
+    literal_scan_.store(owned_literal_scan_.get(), std::memory_order_release);
   });
 #endif
 }
@@ -395,9 +381,9 @@ void LogScreen::start_one_pass() {
 LogScreen::~LogScreen() {
   if (compiling_.joinable()) compiling_.join();
 #ifdef TRTLENS_HAVE_HYPERSCAN
-  if (owned_one_pass_) {
-    if (owned_one_pass_->scratch) hs_free_scratch(owned_one_pass_->scratch);
-    if (owned_one_pass_->db) hs_free_database(owned_one_pass_->db);
+  if (owned_literal_scan_) {
+    if (owned_literal_scan_->scratch) hs_free_scratch(owned_literal_scan_->scratch);
+    if (owned_literal_scan_->db) hs_free_database(owned_literal_scan_->db);
   }
 #endif
 }
@@ -438,6 +424,34 @@ LogLine LogScreen::line(std::string_view text, uint64_t number) const {
   return line;
 }
 
+namespace {
+
+// A message's literals as bits (literals_ are then at most 64), found when first asked: most
+// lines are decided by their first bytes before any trigger needs a literal.
+template <class Find>
+struct LazyBits {
+  Find find;
+  mutable uint64_t bits = 0;
+  mutable bool known = false;
+  uint64_t get() const {
+    if (!known) {
+      bits = find();
+      known = true;
+    }
+    return bits;
+  }
+};
+template <class Find>
+LazyBits<Find> lazy_bits(Find find) {
+  return LazyBits<Find>{std::move(find)};
+}
+template <class T>
+constexpr bool kIsBits = false;
+template <class Find>
+constexpr bool kIsBits<LazyBits<Find>> = true;
+
+}  // namespace
+
 template <class Holds>
 bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& line,
                             const Holds& holds, int& hit) const {
@@ -445,14 +459,13 @@ bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& l
   const uint64_t head = head_word(m);
   for (const Candidate& c : list) {
     if ((head & c.mask) != c.word) continue;
-    if constexpr (std::is_same_v<Holds, Bits>) {
-      if (!c.literals.empty() && (holds.bits & c.literal_bits) == 0) continue;
-    }
     const GrammarPattern& p = *c.pattern;
     const std::string& lit = c.prefix;
     if (m.size() < lit.size()) continue;
     if (lit.size() > 8 && std::memcmp(m.data() + 8, lit.data() + 8, lit.size() - 8) != 0) continue;
-    if constexpr (!std::is_same_v<Holds, Bits>) {
+    if constexpr (kIsBits<Holds>) {
+      if (!c.literals.empty() && (holds.get() & c.literal_bits) == 0) continue;
+    } else {
       if (!c.literals.empty() && std::none_of(c.literals.begin(), c.literals.end(), holds))
         continue;
     }
@@ -471,8 +484,8 @@ int LogScreen::match(const LogLine& line, const Holds& holds) const {
   const auto second = static_cast<unsigned char>(line.message.size() > 1 ? line.message[1] : 0);
   const std::vector<Candidate>& list = f.second_allows(second) ? f.all : f.unprefixed;
   bool found = first_match(list, line, holds, hit);
-  if constexpr (std::is_same_v<Holds, Bits>) {
-    if (!found && always_gated_ && (holds.bits & always_bits_) == 0) found = true;  // none can
+  if constexpr (kIsBits<Holds>) {
+    if (!found && always_gated_ && (holds.get() & always_bits_) == 0) found = true;  // none can
   }
   if (!found) first_match(always_, line, holds, hit);
   if (hit < 0 && error_trigger_ >= 0 &&
@@ -514,7 +527,7 @@ uint64_t LogScreen::literals_in(std::string_view m) const {
 }
 
 int LogScreen::match(const LogLine& line) const {
-  if (one_pass_literals_) return match(line, Bits{literals_in(line.message)});
+  if (one_pass_literals_) return match(line, lazy_bits([&] { return literals_in(line.message); }));
   return match(
       line, [&](uint32_t k) { return line.message.find(literals_[k]) != std::string_view::npos; });
 }
@@ -530,6 +543,24 @@ void clear_results(ScreenedBlock& b) {
   b.values.clear();
   b.truncated.clear();
 }
+
+#ifdef TRTLENS_HAVE_HYPERSCAN
+int on_literal(unsigned id, unsigned long long, unsigned long long, unsigned, void* ctx) {
+  *static_cast<uint64_t*>(ctx) |= uint64_t{1} << id;
+  return 0;
+}
+
+// A scratch of its own for one block's scans (a prototype's clone: workers scan at once).
+struct BlockScratch {
+  hs_scratch_t* scratch = nullptr;
+  explicit BlockScratch(hs_scratch_t* prototype) {
+    if (hs_clone_scratch(prototype, &scratch) != HS_SUCCESS) throw std::bad_alloc();
+  }
+  ~BlockScratch() { hs_free_scratch(scratch); }
+  BlockScratch(const BlockScratch&) = delete;
+  BlockScratch& operator=(const BlockScratch&) = delete;
+};
+#endif
 
 }  // namespace
 
@@ -563,24 +594,47 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
   if (kind != LogSection::Body::No) add_body(b, l.prefixed, kind, value, index, pos, next);
 }
 
-void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
-  const OnePass* set = one_pass_.load(std::memory_order_acquire);
-  if (set && b.bytes.size() < (size_t{1} << 31))
-    screen_one_pass(b, max_line, *set);
-  else
-    screen_lines(b, max_line);
+// The body section's usual line at `pos`, read straight from the block (see fast_read_):
+// returns where the next line starts, or 0 for the usual path.
+inline size_t LogScreen::fast_line(ScreenedBlock& b, size_t pos, size_t max_line) const {
+  const char* const data = b.bytes.data();
+  const size_t size = b.bytes.size();
+  if (size - pos < 33) return 0;
+  const char severity = usual_prefix(data + pos);
+  if (!severity || severity == 'E' || severity == 'W' || severity == 'F') return 0;
+  uint64_t value;
+  const char* tail = fast_read_(data + pos + 32, data + size, value);
+  if (!tail) return 0;
+  const LineScan rest = scan_line(tail, data + size);
+  const size_t eol = size_t(rest.eol - data);
+  if (rest.esc || eol - pos > max_line) return 0;
+  const size_t next = next_line(data, size, eol, b.has_cr);
+  ++b.recognized;
+  add_body(b, true, LogSection::Body::Value, value, uint32_t(b.lines++), pos, next);
+  return next;
 }
 
-void LogScreen::screen_lines(ScreenedBlock& b, size_t max_line) const {
+void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   const std::string_view bytes = b.bytes;
   const char* const data = bytes.data();
   const size_t size = bytes.size();
   clear_results(b);
+#ifdef TRTLENS_HAVE_HYPERSCAN
+  const LiteralScan* set = literal_scan_.load(std::memory_order_acquire);
+  std::optional<BlockScratch> scratch;
+  if (set) scratch.emplace(set->scratch);
+#endif
 
   // The lines as block_line() splits them when has_cr is set: a block with any CR has CR line
   // ends, so splitting at every CR here is the same split.
-  std::string scratch;
+  std::string scratch_text;
   for (size_t pos = 0; pos < size;) {
+    if (fast_read_) {
+      if (const size_t next = fast_line(b, pos, max_line)) {
+        pos = next;
+        continue;
+      }
+    }
     const char* start = data + pos;
     const LineScan scan = scan_line(start, data + size);
     const size_t stop = size_t(scan.eol - start);
@@ -592,120 +646,29 @@ void LogScreen::screen_lines(ScreenedBlock& b, size_t max_line) const {
       b.truncated.push_back(index);
       text = text.substr(0, max_line);
     }
-    LogLine l = line(scan.esc ? strip_ansi(text, scratch) : text, 0);
-    record(b, l, match(l), index, pos, next);
-    pos = next;
-  }
-}
-
-#ifdef TRTLENS_HAVE_HYPERSCAN
-namespace {
-
-// The literals one Hyperscan pass over a block found, in ascending offset order.
-struct BlockMarks {
-  struct Literal {
-    uint32_t end;  // one past its last byte
-    uint32_t id;   // index into literals_
-  };
-  std::vector<Literal> literals;
-};
-
-int on_mark(unsigned id, unsigned long long, unsigned long long to, unsigned, void* ctx) {
-  static_cast<BlockMarks*>(ctx)->literals.push_back({uint32_t(to), id});
-  return 0;
-}
-
-}  // namespace
-
-void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass& set) const {
-  const std::string_view bytes = b.bytes;
-  const char* const data = bytes.data();
-  const size_t size = bytes.size();
-  clear_results(b);
-
-  thread_local BlockMarks marks;
-  marks.literals.clear();
-  hs_scratch_t* scratch = nullptr;
-  if (hs_clone_scratch(set.scratch, &scratch) != HS_SUCCESS) throw std::bad_alloc();
-  const hs_error_t rc = hs_scan(set.db, data, unsigned(size), 0, scratch, on_mark, &marks);
-  hs_free_scratch(scratch);
-  if (rc != HS_SUCCESS) throw std::runtime_error("the log screen's literal scan failed");
-  // Hyperscan reports matches by end offset; keep that an explicit guarantee here.
-  auto by_end = [](const BlockMarks::Literal& x, const BlockMarks::Literal& y) {
-    return x.end < y.end;
-  };
-  if (!std::is_sorted(marks.literals.begin(), marks.literals.end(), by_end))
-    std::sort(marks.literals.begin(), marks.literals.end(), by_end);
-
-  std::string scratch_text;
-  size_t k = 0;
-  // The body section's usual line, read without the trigger search when no trigger can match
-  // it (see the constructor): returns where the next line starts, or 0 for the usual path.
-  // The literals ending inside the line [pos, eol) as bits, from marks.literals[k] on (none holds
-  // a line end, so none starts before it); k is left at the first past the line.
-  auto literals_in_line = [&](size_t& k, size_t pos, size_t eol) {
-    while (k < marks.literals.size() && marks.literals[k].end <= pos) ++k;
-    uint64_t mask = 0;
-    for (; k < marks.literals.size() && marks.literals[k].end <= eol; ++k)
-      mask |= uint64_t{1} << marks.literals[k].id;
-    return mask;
-  };
-  auto fast_line = [&](size_t pos) -> size_t {
-    if (size - pos < 33) return 0;
-    const char severity = usual_prefix(data + pos);
-    if (!severity || severity == 'E' || severity == 'W' || severity == 'F') return 0;
-    uint64_t value;
-    const char* tail = fast_read_(data + pos + 32, data + size, value);
-    if (!tail) return 0;
-    const LineScan rest = scan_line(tail, data + size);
-    const size_t eol = size_t(rest.eol - data);
-    if (rest.esc || eol - pos > max_line) return 0;
-    size_t j = k;
-    if (literals_in_line(j, pos, eol) & fast_gate_) return 0;
-    k = j;
-    const size_t next = next_line(data, size, eol, b.has_cr);
-    ++b.recognized;
-    add_body(b, true, LogSection::Body::Value, value, uint32_t(b.lines++), pos, next);
-    return next;
-  };
-  for (size_t pos = 0; pos < size;) {
-    if (fast_read_) {
-      if (const size_t next = fast_line(pos)) {
-        pos = next;
-        continue;
-      }
-    }
-    const LineScan scan = scan_line(data + pos, data + size);
-    const size_t eol = size_t(scan.eol - data);
-    const size_t next = next_line(data, size, eol, b.has_cr);
-    const bool esc = scan.esc;
-    b.has_esc = b.has_esc || esc;
-    const uint64_t mask = literals_in_line(k, pos, eol);
-
-    const uint32_t index = uint32_t(b.lines++);
-    const size_t stop = eol - pos;
-    std::string_view text(data + pos, stop);
-    if (stop > max_line) {
-      b.truncated.push_back(index);
-      text = text.substr(0, max_line);
-    }
-    int hit;
     LogLine l;
-    if (esc) {  // the literals may be split by escape sequences: look again after removing them
+    int hit;
+    if (scan.esc) {  // a literal may be split by escape sequences: look after removing them
       l = line(strip_ansi(text, scratch_text), 0);
       hit = match(l);
+#ifdef TRTLENS_HAVE_HYPERSCAN
+    } else if (set && text.size() < (size_t{1} << 31)) {
+      l = line(text, 0);
+      hit = match(l, lazy_bits([&] {
+                    uint64_t bits = 0;
+                    if (hs_scan(set->db, l.message.data(), unsigned(l.message.size()), 0,
+                                scratch->scratch, on_literal, &bits) != HS_SUCCESS)
+                      throw std::runtime_error("the log screen's literal scan failed");
+                    return bits;
+                  }));
+#endif
     } else {
       l = line(text, 0);
-      hit = match(l, Bits{mask});
+      hit = match(l);
     }
     record(b, l, hit, index, pos, next);
     pos = next;
   }
 }
-#else
-void LogScreen::screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass&) const {
-  screen_lines(b, max_line);
-}
-#endif
 
 }  // namespace trtlens

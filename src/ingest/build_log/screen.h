@@ -42,6 +42,9 @@ struct ScreenedBlock {
   uint64_t recognized = 0;  // lines with a log prefix or a trigger match
   std::vector<Hit> hits;
   // Runs of consecutive lines the body section reads (LogSection::body_line), with their values.
+  // Body lines are not hits, but the lines the body section's shortcut read were not matched
+  // against the triggers either (a tactic line almost always has its timing block open): a run
+  // the open body section does not take whole is read line by line and matched then.
   struct Body {
     uint32_t offset;       // where the first line starts
     uint32_t line;         // its index in the block
@@ -75,14 +78,15 @@ class LogScreen {
   LogSection* body_section() const { return body_; }
   // Splits, strips and matches every line of `b.bytes`.
   void screen(ScreenedBlock& b, size_t max_line) const;
-  // Finds the literals in one Hyperscan pass per block once the literal set is compiled (only
-  // long logs ask: see ReadLimits::one_pass_min_bytes). enable_one_pass() compiles it here;
-  // start_one_pass() on a thread of its own, while blocks are screened line by line (both give
-  // the same results), so the compile is off the reading's critical path. one_pass(): whether
-  // it is on (without Hyperscan it stays off).
-  void enable_one_pass();
-  void start_one_pass();
-  bool one_pass() const { return one_pass_.load(std::memory_order_acquire) != nullptr; }
+  // Searches a message for every trigger literal in one Hyperscan scan once the literal set is
+  // compiled (only long logs ask: see ReadLimits::literal_scan_min_bytes), instead of one search
+  // per literal. enable_literal_scan() compiles it here; start_literal_scan() on a thread of its
+  // own, while blocks are screened with the searches per literal (both give the same results),
+  // so the compile is off the reading's critical path. literal_scan(): whether it is on
+  // (without Hyperscan it stays off).
+  void enable_literal_scan();
+  void start_literal_scan();
+  bool literal_scan() const { return literal_scan_.load(std::memory_order_acquire) != nullptr; }
   // Whether the body section's shortcut is in use (see LogSection::fast_body).
   bool body_shortcut() const { return fast_read_ != nullptr; }
 
@@ -104,10 +108,6 @@ class LogScreen {
     uint64_t literal_bits = 0;                  // the same as bits, when literals_ are at most 64
     bool (*reads)(std::string_view) = nullptr;  // a position reader proven equal to the pattern
   };
-  // The literals a message holds as bits (when literals_ are at most 64): one AND per candidate.
-  struct Bits {
-    uint64_t bits;
-  };
   // The candidates of one first byte. Most lines match none of them; when the second byte
   // already rules out every literal prefix, only the candidates without one are tried.
   struct FirstByte {
@@ -116,7 +116,7 @@ class LogScreen {
     std::array<uint64_t, 4> second{};   // second bytes some literal prefix allows
     bool second_allows(unsigned char c) const { return (second[c >> 6] >> (c & 63)) & 1; }
   };
-  // `holds(k)`: the message holds literals_[k].
+  // `holds`: which literals the message holds, as a functor of k or as bits (LazyBits).
   template <class Holds>
   int match(const LogLine& line, const Holds& holds) const;
   template <class Holds>
@@ -146,24 +146,18 @@ class LogScreen {
   // Adds a body line to the block's runs.
   static void add_body(ScreenedBlock& b, bool prefixed, LogSection::Body kind, uint64_t value,
                        uint32_t index, size_t pos, size_t next);
-  // The body section's shortcut (LogSection::fast_body), kept only when the triggers allow it:
-  // no trigger matches a message starting with one of its starts unless the line holds one of
-  // the literals in fast_gate_.
-  uint64_t fast_gate_ = 0;
+  // The body section's shortcut (LogSection::fast_body), and the line it reads at `pos`.
   const char* (*fast_read_)(const char*, const char*, uint64_t&) = nullptr;
+  size_t fast_line(ScreenedBlock& b, size_t pos, size_t max_line) const;
 
-  // Literals by one Hyperscan pass over the block, line ends and ESC by one SIMD pass.
-  // The line-by-line fallback.
-  void screen_lines(ScreenedBlock& b, size_t max_line) const;
-  struct OnePass {
+  struct LiteralScan {
     hs_database* db = nullptr;
-    hs_scratch* scratch = nullptr;  // a prototype: each block scan uses its own clone
+    hs_scratch* scratch = nullptr;  // a prototype: each block's scans use their own clone
   };
-  void screen_one_pass(ScreenedBlock& b, size_t max_line, const OnePass& set) const;
   // The compiled set, or null; published once, when compiled.
-  static OnePass* compile_one_pass(const std::vector<std::string>& literals);
-  std::atomic<const OnePass*> one_pass_{nullptr};
-  std::unique_ptr<OnePass> owned_one_pass_;
+  static LiteralScan* compile_literal_scan(const std::vector<std::string>& literals);
+  std::atomic<const LiteralScan*> literal_scan_{nullptr};
+  std::unique_ptr<LiteralScan> owned_literal_scan_;
   std::thread compiling_;
 };
 

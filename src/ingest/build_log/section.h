@@ -64,8 +64,8 @@ class LogSection {
   // reads a line straight from the block, from its message at `message` (the bytes run on to
   // `end`, past the line's end), and returns where the part it needs ends (the rest of the line
   // is taken whatever it holds) with the value body_line() would give as Body::Value; or null,
-  // and the screen takes the usual path. It must never take a line end. The screen uses it only
-  // on lines it can prove no trigger matches, skipping the trigger search.
+  // and the screen takes the usual path. It must never take a line end. The screen does not
+  // match such lines against the triggers; the driver does, if the section does not take them.
   struct FastBody {
     std::vector<std::string> starts;
     const char* (*read)(const char* message, const char* end, uint64_t& value) = nullptr;
