@@ -4,6 +4,7 @@
 // line by line on one thread (tests/driver_test.cc compares them).
 #include <pthread.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -64,9 +65,16 @@ class Dispatcher {
         index += r.count;
         continue;
       }
-      if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) break;
       int hit = in_run ? kNotMatched : -1;
-      if (h < b.hits.size() && b.hits[h].offset == pos) hit = int(b.hits[h++].trigger);
+      if (h < b.hits.size() && b.hits[h].offset == pos) {
+        const ScreenedBlock::Hit& at = b.hits[h++];
+        hit = int(at.trigger);
+        raw.text = bytes.substr(pos, std::min<size_t>(at.length, max_line_));
+        raw.truncated = at.length > max_line_;
+        raw.next = at.next;
+      } else if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) {
+        break;
+      }
       dispatch(
           screen_.line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text, lines_ + index + 1),
           hit, true);

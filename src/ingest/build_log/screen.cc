@@ -582,10 +582,11 @@ __attribute__((always_inline)) inline void LogScreen::add_body(ScreenedBlock& b,
 }
 
 void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
-                       size_t next) const {
+                       size_t length, size_t next) const {
   if (hit >= 0 || l.prefixed) ++b.recognized;
   if (hit >= 0) {
-    b.hits.push_back(ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit)});
+    b.hits.push_back(
+        ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit), uint32_t(length), uint32_t(next)});
     return;
   }
   if (!body_) return;
@@ -666,7 +667,7 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
       l = line(text, 0);
       hit = match(l);
     }
-    record(b, l, hit, index, pos, next);
+    record(b, l, hit, index, pos, stop, next);
     pos = next;
   }
 }

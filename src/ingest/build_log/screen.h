@@ -32,6 +32,8 @@ struct ScreenedBlock {
     uint32_t offset;  // where the line starts in `bytes`
     uint32_t line;    // its index in the block
     uint32_t trigger;
+    uint32_t length;  // the line's, without its line end (so the driver need not look for it)
+    uint32_t next;    // where the line after it starts
   };
   std::string_view bytes;  // whole lines: into the mapped file or into `storage`
   ByteBlock storage;
@@ -142,7 +144,7 @@ class LogScreen {
   LogSection* body_ = nullptr;
   // What the screen found on one line: its trigger `hit` (or -1), else a body line.
   void record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
-              size_t next) const;
+              size_t length, size_t next) const;
   // Adds a body line to the block's runs.
   static void add_body(ScreenedBlock& b, bool prefixed, LogSection::Body kind, uint64_t value,
                        uint32_t index, size_t pos, size_t next);
