@@ -33,7 +33,7 @@ class Dispatcher {
     recognized_ += b.recognized;
     const std::string_view bytes = b.bytes;
     std::string scratch;
-    size_t pos = 0, h = 0, run = 0;
+    size_t pos = 0, h = 0, run = 0, other = 0;
     uint64_t index = 0;
     BlockLine raw;
     for (;;) {
@@ -65,13 +65,21 @@ class Dispatcher {
         index += r.count;
         continue;
       }
+      // The line's bounds, as the screen found them where it kept them.
       int hit = in_run ? kNotMatched : -1;
+      auto take = [&](uint32_t length, uint32_t next) {
+        raw.text = bytes.substr(pos, std::min<size_t>(length, max_line_));
+        raw.truncated = length > max_line_;
+        raw.next = next;
+      };
+      while (other < b.others.size() && b.others[other].offset < pos) ++other;
       if (h < b.hits.size() && b.hits[h].offset == pos) {
         const ScreenedBlock::Hit& at = b.hits[h++];
         hit = int(at.trigger);
-        raw.text = bytes.substr(pos, std::min<size_t>(at.length, max_line_));
-        raw.truncated = at.length > max_line_;
-        raw.next = at.next;
+        take(at.length, at.next);
+      } else if (other < b.others.size() && b.others[other].offset == pos) {
+        take(b.others[other].length, b.others[other].next);
+        ++other;
       } else if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) {
         break;
       }

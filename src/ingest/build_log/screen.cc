@@ -541,6 +541,7 @@ void clear_results(ScreenedBlock& b) {
   b.hits.clear();
   b.bodies.clear();
   b.values.clear();
+  b.others.clear();
   b.truncated.clear();
 }
 
@@ -589,10 +590,12 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
         ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit), uint32_t(length), uint32_t(next)});
     return;
   }
-  if (!body_) return;
   uint64_t value = 0;
-  const LogSection::Body kind = body_->body_line(l, value);
-  if (kind != LogSection::Body::No) add_body(b, l.prefixed, kind, value, index, pos, next);
+  const LogSection::Body kind = body_ ? body_->body_line(l, value) : LogSection::Body::No;
+  if (kind != LogSection::Body::No)
+    add_body(b, l.prefixed, kind, value, index, pos, next);
+  else
+    b.others.push_back({uint32_t(pos), uint32_t(length), uint32_t(next)});
 }
 
 // The body section's usual line at `pos`, read straight from the block (see fast_read_):

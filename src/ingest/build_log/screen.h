@@ -58,6 +58,12 @@ struct ScreenedBlock {
   };
   std::vector<Body> bodies;
   std::vector<uint64_t> values;
+  // The other lines the screen read whole (no trigger, no body line), for an open section:
+  // where each starts, its length without the line end, where the next starts.
+  struct Other {
+    uint32_t offset, length, next;
+  };
+  std::vector<Other> others;
   std::vector<uint32_t> truncated;  // indexes of lines cut at the line limit
   // Set by the worker pool under its lock.
   bool screened = false;
