@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -177,8 +178,9 @@ class Dispatcher {
 // Worker threads screening blocks in the order they were submitted.
 class ScreenPool {
  public:
-  ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads)
-      : screen_(screen), max_line_(max_line) {
+  // `mapped`: the blocks' file, whose pages the workers drop once dispatched (see done_with).
+  ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads, MappedFile* mapped)
+      : screen_(screen), max_line_(max_line), mapped_(mapped) {
     for (unsigned i = 0; i < threads; ++i)
       threads_.emplace_back([this] {
         pthread_setname_np(pthread_self(), "trtlens-screen");
@@ -202,6 +204,9 @@ class ScreenPool {
     }
     wake_.notify_one();
   }
+  // The dispatching thread is done with the file's bytes before `offset`. A worker drops their
+  // pages between blocks: the dispatching thread is the one the reading waits for.
+  void done_with(size_t offset) { done_with_.store(offset, std::memory_order_release); }
   // Blocks until `b` is screened; rethrows what screening threw.
   void wait(ScreenedBlock* b) {
     std::unique_lock lock(mutex_);
@@ -232,6 +237,10 @@ class ScreenPool {
         b->screened = true;
       }
       done_.notify_all();
+      if (mapped_) {
+        std::unique_lock lock(release_, std::try_to_lock);  // another worker is at it
+        if (lock) mapped_->release(done_with_.load(std::memory_order_acquire));
+      }
     }
   }
 
@@ -241,6 +250,9 @@ class ScreenPool {
   std::condition_variable wake_, done_;
   std::deque<ScreenedBlock*> queue_;
   bool stop_ = false;
+  MappedFile* mapped_;
+  std::atomic<size_t> done_with_{0};
+  std::mutex release_;
   std::vector<std::thread> threads_;
 };
 
@@ -274,7 +286,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     pending.pop_front();
     pool->wait(done.get());
     dispatch.block(*done);
-    if (mapped) mapped->release(done->end_offset);
+    if (mapped) pool->done_with(done->end_offset);
     spare.push_back(std::move(done));
   };
 
@@ -301,7 +313,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
       spare.push_back(std::move(b));
       continue;
     }
-    if (!pool) pool = std::make_unique<ScreenPool>(screen, max_line, workers);
+    if (!pool) pool = std::make_unique<ScreenPool>(screen, max_line, workers, mapped.get());
     pool->submit(b.get());
     pending.push_back(std::move(b));
     // Four blocks a worker in flight: blocks differ in what they cost this thread (a layer
