@@ -7,7 +7,7 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
-#include <type_traits>
+#include <utility>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
