@@ -19,6 +19,7 @@ namespace trtlens {
 namespace {
 
 constexpr size_t kBlock = size_t{1} << 20;
+constexpr size_t kPeekStep = size_t{64} << 10;
 
 std::string errno_reason() {
   switch (errno) {
@@ -140,7 +141,7 @@ size_t InputStream::read_decoded(char* buf, size_t n) {
     zs_.avail_out = uInt(n);
     while (zs_.avail_out == n) {
       if (zs_.avail_in == 0) {
-        size_t r = read_raw(reinterpret_cast<char*>(zin_.data()), zin_.size());
+        size_t r = read_raw(zin_.data(), zin_.size());
         if (r == 0) {
           if (!z_end_) {
             if (!keep_cut_) throw InputError(path_, "truncated gzip stream");
@@ -148,7 +149,7 @@ size_t InputStream::read_decoded(char* buf, size_t n) {
           }
           break;
         }
-        zs_.next_in = zin_.data();
+        zs_.next_in = reinterpret_cast<Bytef*>(zin_.data());
         zs_.avail_in = uInt(r);
         if (z_end_) {  // another member follows (gzip a >> f; gzip b >> f)
           inflateReset(&zs_);
@@ -177,9 +178,12 @@ size_t InputStream::read_decoded(char* buf, size_t n) {
 
 std::string_view InputStream::peek(size_t n) {
   while (head_.size() - head_pos_ < n) {
+    // No more than asked for, 64 KiB at a time: resize() writes every byte it adds, and a whole
+    // block for the 8 KiB the detector looks at cost a small input 256 page faults.
+    const size_t want = std::min(n - (head_.size() - head_pos_), kPeekStep);
     size_t old = head_.size();
-    head_.resize(old + kBlock);
-    size_t got = read_decoded(head_.data() + old, kBlock);
+    head_.resize(old + want);
+    size_t got = read_decoded(head_.data() + old, want);
     head_.resize(old + got);
     if (got == 0) break;
   }

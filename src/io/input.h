@@ -62,6 +62,28 @@ class MappedFile {
   size_t released_ = 0;
 };
 
+// A growable byte buffer that is not zero-filled on growth (blocks are read straight into it).
+class ByteBlock {
+ public:
+  char* data() { return data_.get(); }
+  const char* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  std::string_view view() const { return {data_.get(), size_}; }
+  void reserve(size_t n);
+  void resize(size_t n) {  // up to capacity only
+    reserve(n);
+    size_ = n;
+  }
+  void assign(std::string_view bytes) {
+    resize(bytes.size());
+    if (!bytes.empty()) std::memcpy(data_.get(), bytes.data(), bytes.size());
+  }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0, capacity_ = 0;
+};
+
 // Decoded bytes of one input. The first block is kept so detectors can peek at it.
 class InputStream {
  public:
@@ -112,7 +134,7 @@ class InputStream {
   z_stream zs_{};
   bool z_init_ = false;
   bool z_end_ = false;
-  std::vector<unsigned char> zin_;
+  ByteBlock zin_;  // compressed bytes: not zero-filled, as a small file reads little
   uint64_t total_ = 0;
   bool consumed_ = false;  // read() was called
   bool keep_cut_ = false;
@@ -143,7 +165,7 @@ class LineReader {
 
   InputStream& in_;
   size_t max_line_;
-  std::vector<char> buf_;
+  ByteBlock buf_;  // not zero-filled: a small input touches only what it reads
   size_t begin_ = 0, end_ = 0;
   bool eof_ = false;
   bool pending_cr_ = false;  // last block ended on '\r': a following '\n' belongs to it
@@ -152,28 +174,6 @@ class LineReader {
   std::string long_;         // head of an over-long line
   uint64_t number_ = 0;
   uint64_t truncated_ = 0;
-};
-
-// A growable byte buffer that is not zero-filled on growth (blocks are read straight into it).
-class ByteBlock {
- public:
-  char* data() { return data_.get(); }
-  const char* data() const { return data_.get(); }
-  size_t size() const { return size_; }
-  std::string_view view() const { return {data_.get(), size_}; }
-  void reserve(size_t n);
-  void resize(size_t n) {  // up to capacity only
-    reserve(n);
-    size_ = n;
-  }
-  void assign(std::string_view bytes) {
-    resize(bytes.size());
-    if (!bytes.empty()) std::memcpy(data_.get(), bytes.data(), bytes.size());
-  }
-
- private:
-  std::unique_ptr<char[]> data_;
-  size_t size_ = 0, capacity_ = 0;
 };
 
 // Runs of whole lines, for reading a log on several threads: every block but the last ends just
