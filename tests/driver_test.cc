@@ -524,10 +524,11 @@ TEST(LogDriver, LiteralScanAgreesWithTheSearchPerLiteral) {
 
 // Tactic lines of the shape the screen's shortcut reads without the trigger search, with trigger
 // literals inside the kernel name, as the whole name, across the name's ends, right after the id
-// and in the rest of the line. Inside their timing block they are its tactics: the fixture's 14
-// (lines 6-19) and nothing else. Without the block's three opening lines nothing takes them, and
-// the driver must match them itself: the "Error Code" lines are error records (codes 2, 3 and 4
-// at lines 8, 10 and 15 then) and "DUE TO TIME LIMIT" stops the run (line 9); with errors.re2
+// and in the rest of the line, and a skipped tactic's line (also read without the search) with
+// an error code. Inside their timing block they are its tactics: the fixture's 14 (lines 6-19)
+// and nothing else. Without the block's three opening lines nothing takes them, and the driver
+// must match them itself: the "Error Code" lines are error records (codes 2, 3, 4 and 5 at lines
+// 8, 10, 15 and 17 then) and "DUE TO TIME LIMIT" stops the run (line 9); with errors.re2
 // changed so that a literal inside a name matches too (stop_signal: Killed or "x16 Tactic"
 // anywhere), the first such line stops it (line 4). Every way of reading agrees each time.
 TEST(LogDriver, TacticLinesHoldingTriggerTextAreReadAsTriggersOutsideTheirBlock) {
@@ -555,7 +556,7 @@ TEST(LogDriver, TacticLinesHoldingTriggerTextAreReadAsTriggersOutsideTheirBlock)
   EXPECT_TRUE(alone["tactic_selection"].is_null());
   std::vector<std::pair<int, int>> records;
   for (const auto& r : alone["records"]) records.emplace_back(r["line"], r["code"]);
-  EXPECT_EQ(records, (std::vector<std::pair<int, int>>{{8, 2}, {10, 3}, {15, 4}}));
+  EXPECT_EQ(records, (std::vector<std::pair<int, int>>{{8, 2}, {10, 3}, {15, 4}, {17, 5}}));
   EXPECT_EQ(alone["stop"]["kind"], "timeout");
   EXPECT_EQ(alone["stop"]["line"], 9);
 

@@ -241,6 +241,8 @@ enum Trigger {
 };
 
 class RunSection : public LogSection {
+  static constexpr std::string_view kSkipping = "Skipping tactic ";
+
  public:
   using LogSection::LogSection;
 
@@ -378,7 +380,7 @@ class RunSection : public LogSection {
     if (line.severity == 'W' || line.severity == 'E' || line.severity == 'F')
       return read_error_line(ctx_, line);
     // 8.6 logs a tactic it skips for lack of memory at verbose level, among the timed ones.
-    return line.message.rfind("Skipping tactic ", 0) == 0;
+    return line.message.rfind(kSkipping, 0) == 0;
   }
 
   bool has_body() const override { return true; }
@@ -387,13 +389,13 @@ class RunSection : public LogSection {
     if (line.message.rfind("Tactic", 0) == 0 && read_tactic_line(line.message, value, id))
       return id.empty() ? Body::Value : Body::No;
     if (line.severity != 'W' && line.severity != 'E' && line.severity != 'F' &&
-        line.message.rfind("Skipping tactic ", 0) == 0)
+        line.message.rfind(kSkipping, 0) == 0)
       return Body::NoValue;
     return Body::No;
   }
   FastBody fast_body() const override {
     if (!fast_tactic_line_) return {};
-    return {{"Tactic Name: ", "Tactic: "}, read_usual_tactic_line};
+    return {{"Tactic Name: ", "Tactic: "}, read_usual_tactic_line, {std::string(kSkipping)}};
   }
   void next_body(const uint64_t* values, size_t count) override {
     ids_.insert(ids_.end(), values, values + count);

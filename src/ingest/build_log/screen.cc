@@ -307,10 +307,14 @@ LogScreen::LogScreen(const Grammar& grammar,
     // take them (see ScreenedBlock::bodies).
     LogSection::FastBody fast = body_->fast_body();
     bool ok = fast.read != nullptr && !fast.starts.empty();
-    for (const std::string& start : fast.starts)
-      ok = ok && start.size() >= 2 && start[0] != '[' && start[0] != ' ' && start[0] != '\t' &&
-           !re2_digit(start[0]);
-    if (ok) fast_read_ = fast.read;
+    for (const auto* list : {&fast.starts, &fast.silent})
+      for (const std::string& start : *list)
+        ok = ok && start.size() >= 2 && start[0] != '[' && start[0] != ' ' &&
+             start[0] != '\t' && !re2_digit(start[0]);
+    if (ok) {
+      fast_read_ = fast.read;
+      fast_silent_ = std::move(fast.silent);
+    }
   }
   one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
                        std::none_of(literals_.begin(), literals_.end(),
@@ -606,15 +610,23 @@ inline size_t LogScreen::fast_line(ScreenedBlock& b, size_t pos, size_t max_line
   if (size - pos < 33) return 0;
   const char severity = usual_prefix(data + pos);
   if (!severity || severity == 'E' || severity == 'W' || severity == 'F') return 0;
-  uint64_t value;
-  const char* tail = fast_read_(data + pos + 32, data + size, value);
-  if (!tail) return 0;
+  const char* const message = data + pos + 32;
+  uint64_t value = 0;
+  LogSection::Body kind = LogSection::Body::Value;
+  const char* tail = fast_read_(message, data + size, value);
+  if (!tail) {
+    for (const std::string& start : fast_silent_)
+      if (size - pos - 32 >= start.size() && std::memcmp(message, start.data(), start.size()) == 0)
+        tail = message + start.size();
+    if (!tail) return 0;
+    kind = LogSection::Body::NoValue;
+  }
   const LineScan rest = scan_line(tail, data + size);
   const size_t eol = size_t(rest.eol - data);
   if (rest.esc || eol - pos > max_line) return 0;
   const size_t next = next_line(data, size, eol, b.has_cr);
   ++b.recognized;
-  add_body(b, true, LogSection::Body::Value, value, uint32_t(b.lines++), pos, next);
+  add_body(b, true, kind, value, uint32_t(b.lines++), pos, next);
   return next;
 }
 

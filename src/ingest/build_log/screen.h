@@ -156,6 +156,7 @@ class LogScreen {
                        uint32_t index, size_t pos, size_t next);
   // The body section's shortcut (LogSection::fast_body), and the line it reads at `pos`.
   const char* (*fast_read_)(const char*, const char*, uint64_t&) = nullptr;
+  std::vector<std::string> fast_silent_;
   size_t fast_line(ScreenedBlock& b, size_t pos, size_t max_line) const;
 
   struct LiteralScan {

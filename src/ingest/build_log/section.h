@@ -66,9 +66,12 @@ class LogSection {
   // is taken whatever it holds) with the value body_line() would give as Body::Value; or null,
   // and the screen takes the usual path. It must never take a line end. The screen does not
   // match such lines against the triggers; the driver does, if the section does not take them.
+  // `silent`: starts of messages body_line() takes as Body::NoValue whatever follows (unless
+  // the line is a warning or an error), read the same way.
   struct FastBody {
     std::vector<std::string> starts;
     const char* (*read)(const char* message, const char* end, uint64_t& value) = nullptr;
+    std::vector<std::string> silent;
   };
   virtual FastBody fast_body() const { return {}; }
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
