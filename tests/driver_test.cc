@@ -462,12 +462,9 @@ TEST(LogDriver, BlockEdgesLineEndsAndTheFallback) {
 // The screen's literal scan (Hyperscan, all literals at once) finds the same trigger lines as
 // the search per literal, block by block, on real logs: the seeds' logs and the fixtures with
 // CR, CRLF, ANSI escapes and long lines. Each log is screened in 64 KiB blocks of whole lines.
-// `hit_lines`: the lines (from 0) a trigger matched.
-void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 20,
-                            const std::string& grammar_dir = "",
-                            std::set<size_t>* hit_lines = nullptr) {
+void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 20) {
   SCOPED_TRACE(path);
-  auto grammar = Grammar::load(grammar_dir);
+  auto grammar = Grammar::load();
   Capture capture;
   Assembler out(capture);
   LogContext ctx{*grammar, out, path};
@@ -476,37 +473,42 @@ void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 
   scan.enable_literal_scan();
   if (!scan.literal_scan()) GTEST_SKIP() << "built without Hyperscan: one path only";
   const std::string text = test::read_file(path);
-  size_t hits = 0, lines = 0;
+  size_t hits = 0;
   for (size_t pos = 0; pos < text.size();) {
     size_t end = std::min(text.size(), pos + (size_t{1} << 16));
     while (end < text.size() && text[end - 1] != '\n') ++end;
-    ScreenedBlock a, b;
-    a.bytes = b.bytes = std::string_view(text).substr(pos, end - pos);
-    scan.screen(a, max_line);
-    per_line.screen(b, max_line);
-    EXPECT_EQ(a.lines, b.lines);
-    EXPECT_EQ(a.recognized, b.recognized);
-    EXPECT_EQ(a.has_cr, b.has_cr);
-    EXPECT_EQ(a.has_esc, b.has_esc);
-    EXPECT_EQ(a.truncated, b.truncated);
-    ASSERT_EQ(a.hits.size(), b.hits.size());
-    for (size_t i = 0; i < a.hits.size(); ++i) {
-      EXPECT_EQ(a.hits[i].offset, b.hits[i].offset);
-      EXPECT_EQ(a.hits[i].line, b.hits[i].line);
-      EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
-      if (hit_lines) hit_lines->insert(lines + b.hits[i].line);
+    // With body lines matched against the triggers and without, as the driver may ask.
+    for (const bool check : {true, false}) {
+      SCOPED_TRACE(check ? "body lines checked" : "body lines by the shortcut");
+      ScreenedBlock a, b;
+      a.bytes = b.bytes = std::string_view(text).substr(pos, end - pos);
+      scan.check_body_lines(check);
+      per_line.check_body_lines(check);
+      scan.screen(a, max_line);
+      per_line.screen(b, max_line);
+      EXPECT_EQ(a.lines, b.lines);
+      EXPECT_EQ(a.recognized, b.recognized);
+      EXPECT_EQ(a.has_cr, b.has_cr);
+      EXPECT_EQ(a.has_esc, b.has_esc);
+      EXPECT_EQ(a.truncated, b.truncated);
+      ASSERT_EQ(a.hits.size(), b.hits.size());
+      for (size_t i = 0; i < a.hits.size(); ++i) {
+        EXPECT_EQ(a.hits[i].offset, b.hits[i].offset);
+        EXPECT_EQ(a.hits[i].line, b.hits[i].line);
+        EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
+      }
+      ASSERT_EQ(a.bodies.size(), b.bodies.size());
+      for (size_t i = 0; i < a.bodies.size(); ++i) {
+        EXPECT_EQ(a.bodies[i].offset, b.bodies[i].offset);
+        EXPECT_EQ(a.bodies[i].count, b.bodies[i].count);
+        EXPECT_EQ(a.bodies[i].value_count, b.bodies[i].value_count);
+        EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
+        EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
+        EXPECT_EQ(a.bodies[i].checked, b.bodies[i].checked);
+      }
+      EXPECT_EQ(a.values, b.values);
+      if (check) hits += a.hits.size();
     }
-    ASSERT_EQ(a.bodies.size(), b.bodies.size());
-    for (size_t i = 0; i < a.bodies.size(); ++i) {
-      EXPECT_EQ(a.bodies[i].offset, b.bodies[i].offset);
-      EXPECT_EQ(a.bodies[i].count, b.bodies[i].count);
-      EXPECT_EQ(a.bodies[i].value_count, b.bodies[i].value_count);
-      EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
-      EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
-    }
-    EXPECT_EQ(a.values, b.values);
-    hits += a.hits.size();
-    lines += b.lines;
     pos = end;
   }
   EXPECT_GT(hits, 0u);
@@ -530,7 +532,11 @@ TEST(LogDriver, LiteralScanAgreesWithTheSearchPerLiteral) {
 // must match them itself: the "Error Code" lines are error records (codes 2, 3, 4 and 5 at lines
 // 8, 10, 15 and 17 then) and "DUE TO TIME LIMIT" stops the run (line 9); with errors.re2
 // changed so that a literal inside a name matches too (stop_signal: Killed or "x16 Tactic"
-// anywhere), the first such line stops it (line 4). Every way of reading agrees each time.
+// anywhere), the first such line stops it (line 4). The same 15 lines again after their block
+// has ended (60 plain tactic lines in it first, so that blocks of 4 KiB read there leave the
+// tactic lines to the shortcut, and the driver matches the later ones itself): lines 6-20 of
+// the fixture become lines 82-96, so the records are at 87, 89, 94 and 96, the stop at 88, and
+// 60 + 14 tactics were tried in the block. Every way of reading agrees each time.
 TEST(LogDriver, TacticLinesHoldingTriggerTextAreReadAsTriggersOutsideTheirBlock) {
   const std::string inside = fixture("core/tactic_literals.log");
   const fs::path outside = fs::temp_directory_path() / "trtlens-tactic-literals-outside.log";
@@ -541,8 +547,24 @@ TEST(LogDriver, TacticLinesHoldingTriggerTextAreReadAsTriggersOutsideTheirBlock)
     for (std::string l; std::getline(in, l);)
       if (++n < 3 || n > 5) out << l << "\n";
   }
+  const fs::path after = fs::temp_directory_path() / "trtlens-tactic-literals-after.log";
+  {
+    std::vector<std::string> lines;
+    std::istringstream in(test::read_file(inside));
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    ASSERT_EQ(lines.size(), 21u);
+    std::ofstream out(after, std::ios::binary);
+    for (size_t i = 0; i < 5; ++i) out << lines[i] << "\n";
+    for (int i = 0; i < 60; ++i)
+      out << "[03/11/2024-10:00:01] [V] [TRT] Tactic Name: plain Tactic: 0x00000000000001"
+          << "0123456789abcdef"[i / 16] << "0123456789abcdef"[i % 16] << " Time: 0.1\n";
+    for (size_t i = 5; i < 20; ++i) out << lines[i] << "\n";
+    out << "[03/11/2024-10:00:02] [I] [TRT] The block is over.\n";
+    for (size_t i = 5; i < 20; ++i) out << lines[i] << "\n";
+    out << lines[20] << "\n";
+  }
   auto read = [](const std::string& path, const std::string& grammar_dir) {
-    expect_block_modes_agree(path, {}, {1, 64, 1 << 20}, grammar_dir);
+    expect_block_modes_agree(path, {}, {1, 64, 4096, 1 << 20}, grammar_dir);
     auto grammar = Grammar::load(grammar_dir);
     Capture c = load_capture({path}, *grammar, ReadLimits{});
     return nlohmann::json(capture_json(c, {})["runs"][0]);
@@ -559,6 +581,14 @@ TEST(LogDriver, TacticLinesHoldingTriggerTextAreReadAsTriggersOutsideTheirBlock)
   EXPECT_EQ(records, (std::vector<std::pair<int, int>>{{8, 2}, {10, 3}, {15, 4}, {17, 5}}));
   EXPECT_EQ(alone["stop"]["kind"], "timeout");
   EXPECT_EQ(alone["stop"]["line"], 9);
+
+  const nlohmann::json later = read(after.string(), "");
+  EXPECT_EQ(later["tactic_selection"]["tactics_tried"], 74);
+  records.clear();
+  for (const auto& r : later["records"]) records.emplace_back(r["line"], r["code"]);
+  EXPECT_EQ(records, (std::vector<std::pair<int, int>>{{87, 2}, {89, 3}, {94, 4}, {96, 5}}));
+  EXPECT_EQ(later["stop"]["kind"], "timeout");
+  EXPECT_EQ(later["stop"]["line"], 88);
 
   const fs::path dir = fs::temp_directory_path() / "trtlens-literal-places-grammar";
   fs::create_directories(dir);
@@ -577,9 +607,11 @@ TEST(LogDriver, TacticLinesHoldingTriggerTextAreReadAsTriggersOutsideTheirBlock)
   const nlohmann::json changed = read(outside.string(), dir.string());
   EXPECT_EQ(changed["stop"]["kind"], "killed");
   EXPECT_EQ(changed["stop"]["line"], 4);
+  EXPECT_EQ(read(after.string(), dir.string())["stop"]["line"], 83);
   EXPECT_EQ(read(inside, dir.string())["tactic_selection"]["tactics"].size(), 14u);
   fs::remove_all(dir);
   fs::remove(outside);
+  fs::remove(after);
 }
 
 // A "# starts:" list files a trigger under those starts only, so a line the pattern matches but

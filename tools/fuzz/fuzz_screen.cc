@@ -32,6 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!on) return 0;  // built without Hyperscan: one path only
   ScreenedBlock a, b;
   a.bytes = b.bytes = std::string_view(reinterpret_cast<const char*>(data), size);
+  // Body lines matched against the triggers, and read by the shortcut without.
+  const bool check = size % 2 == 0;
+  scan.check_body_lines(check);
+  per_line.check_body_lines(check);
   for (size_t max_line : {size_t(1) << 20, size_t(100)}) {
     scan.screen(a, max_line);
     per_line.screen(b, max_line);

@@ -34,40 +34,44 @@ class Dispatcher {
     recognized_ += b.recognized;
     const std::string_view bytes = b.bytes;
     std::string scratch;
-    size_t pos = 0, h = 0, run = 0, other = 0;
-    uint64_t index = 0;
+    size_t pos = 0, h = 0, run = 0, other = 0, unchecked_run = 0;
+    uint64_t index = 0, taken = 0;
     BlockLine raw;
     for (;;) {
       while (h < b.hits.size() && b.hits[h].offset < pos) ++h;
       while (run < b.bodies.size() && b.bodies[run].next <= pos) ++run;
-      bool in_run = run < b.bodies.size() && b.bodies[run].offset <= pos;
-      if (!active_ && !in_run) {
-        // Nothing open: jump to the next line a trigger matched, or to the next body run (its
-        // lines may hold a trigger the screen did not look for).
+      const ScreenedBlock::Body* r =
+          run < b.bodies.size() && b.bodies[run].offset <= pos ? &b.bodies[run] : nullptr;
+      bool unchecked = r && !r->checked;  // a body line no trigger was tried on
+      if (!active_ && !unchecked) {
+        // Nothing open: jump to the next line a trigger matched, or to the next body line no
+        // trigger was tried on.
         size_t to = SIZE_MAX;
         if (h < b.hits.size()) {
           to = b.hits[h].offset;
           index = b.hits[h].line;
         }
-        if (run < b.bodies.size() && b.bodies[run].offset < to) {
-          to = b.bodies[run].offset;
-          index = b.bodies[run].line;
-          in_run = true;
+        auto& u = unchecked_run;
+        while (u < b.bodies.size() && (b.bodies[u].next <= pos || b.bodies[u].checked)) ++u;
+        if (u < b.bodies.size() && b.bodies[u].offset < to) {
+          to = b.bodies[u].offset;
+          index = b.bodies[u].line;
+          unchecked = true;
         }
         if (to == SIZE_MAX) break;
         pos = to;
-      } else if (active_ == screen_.body_section() && in_run && b.bodies[run].offset == pos) {
+      } else if (active_ == screen_.body_section() && r && r->offset == pos) {
         // A whole run of its body lines, read ahead by the screen.
-        const ScreenedBlock::Body& r = b.bodies[run++];
         took_line();
-        active_->next_body(b.values.data() + r.values_at, r.value_count);
-        recognized_ += r.unprefixed;
-        pos = r.next;
-        index += r.count;
+        active_->next_body(b.values.data() + r->values_at, r->value_count);
+        recognized_ += r->unprefixed;
+        taken += r->count;
+        pos = r->next;
+        index += r->count;
         continue;
       }
       // The line's bounds, as the screen found them where it kept them.
-      int hit = in_run ? kNotMatched : -1;
+      int hit = unchecked ? kNotMatched : -1;
       auto take = [&](uint32_t length, uint32_t next) {
         raw.text = bytes.substr(pos, std::min<size_t>(length, max_line_));
         raw.truncated = length > max_line_;
@@ -90,6 +94,11 @@ class Dispatcher {
       pos = raw.next;
       ++index;
     }
+    // When most body lines were not taken whole by an open body section, this thread matched
+    // them (or would have) one by one: the workers match them for the next blocks instead.
+    uint64_t body_lines = 0;
+    for (const ScreenedBlock::Body& r : b.bodies) body_lines += r.count;
+    if (body_lines > 0) screen_.check_body_lines(body_lines - taken > taken);
     lines_ += b.lines;
     if (!bytes.empty()) unterminated_ = bytes.back() != '\n' && bytes.back() != '\r';
   }

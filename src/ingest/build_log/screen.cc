@@ -571,12 +571,14 @@ struct BlockScratch {
 
 // Inlined: it runs once per tactic line.
 __attribute__((always_inline)) inline void LogScreen::add_body(ScreenedBlock& b, bool prefixed,
+                                                               bool checked,
                                                                LogSection::Body kind,
                                                                uint64_t value, uint32_t index,
                                                                size_t pos, size_t next) {
   if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index)
-    b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0, 0});
+    b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0, 0, true});
   ScreenedBlock::Body& run = b.bodies.back();
+  run.checked = run.checked && checked;
   ++run.count;
   run.next = uint32_t(next);
   if (!prefixed) ++run.unprefixed;
@@ -597,37 +599,39 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
   uint64_t value = 0;
   const LogSection::Body kind = body_ ? body_->body_line(l, value) : LogSection::Body::No;
   if (kind != LogSection::Body::No)
-    add_body(b, l.prefixed, kind, value, index, pos, next);
+    add_body(b, l.prefixed, true, kind, value, index, pos, next);
   else
     b.others.push_back({uint32_t(pos), uint32_t(length), uint32_t(next)});
 }
 
-// The body section's usual line at `pos`, read straight from the block (see fast_read_):
-// returns where the next line starts, or 0 for the usual path.
-inline size_t LogScreen::fast_line(ScreenedBlock& b, size_t pos, size_t max_line) const {
+// The body section's usual line at `pos`, read straight from the block (see fast_read_): false
+// for the usual path. `line` is what line() would make of it.
+inline bool LogScreen::fast_line(const ScreenedBlock& b, size_t pos, size_t max_line,
+                                 FastLine& out) const {
   const char* const data = b.bytes.data();
   const size_t size = b.bytes.size();
-  if (size - pos < 33) return 0;
+  if (size - pos < 33) return false;
   const char severity = usual_prefix(data + pos);
-  if (!severity || severity == 'E' || severity == 'W' || severity == 'F') return 0;
+  if (!severity || severity == 'E' || severity == 'W' || severity == 'F') return false;
   const char* const message = data + pos + 32;
-  uint64_t value = 0;
-  LogSection::Body kind = LogSection::Body::Value;
-  const char* tail = fast_read_(message, data + size, value);
+  out.value = 0;
+  out.kind = LogSection::Body::Value;
+  const char* tail = fast_read_(message, data + size, out.value);
   if (!tail) {
     for (const std::string& start : fast_silent_)
       if (size - pos - 32 >= start.size() && std::memcmp(message, start.data(), start.size()) == 0)
         tail = message + start.size();
-    if (!tail) return 0;
-    kind = LogSection::Body::NoValue;
+    if (!tail) return false;
+    out.kind = LogSection::Body::NoValue;
   }
   const LineScan rest = scan_line(tail, data + size);
   const size_t eol = size_t(rest.eol - data);
-  if (rest.esc || eol - pos > max_line) return 0;
-  const size_t next = next_line(data, size, eol, b.has_cr);
-  ++b.recognized;
-  add_body(b, true, kind, value, uint32_t(b.lines++), pos, next);
-  return next;
+  if (rest.esc || eol - pos > max_line) return false;
+  out.line.text = std::string_view(data + pos, eol - pos);
+  out.line.message = std::string_view(message, size_t(rest.eol - message));
+  out.line.prefixed = true;
+  out.line.severity = severity;
+  return true;
 }
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
@@ -640,16 +644,41 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   std::optional<BlockScratch> scratch;
   if (set) scratch.emplace(set->scratch);
 #endif
+  // The trigger a line without ESC matches: Hyperscan finds the literals when a trigger first
+  // needs them, else one search per literal.
+  auto trigger_of = [&](const LogLine& l) {
+#ifdef TRTLENS_HAVE_HYPERSCAN
+    if (set && l.message.size() < (size_t{1} << 31))
+      return match(l, lazy_bits([&] {
+                     uint64_t bits = 0;
+                     if (hs_scan(set->db, l.message.data(), unsigned(l.message.size()), 0,
+                                 scratch->scratch, on_literal, &bits) != HS_SUCCESS)
+                       throw std::runtime_error("the log screen's literal scan failed");
+                     return bits;
+                   }));
+#endif
+    return match(l);
+  };
 
   // The lines as block_line() splits them when has_cr is set: a block with any CR has CR line
   // ends, so splitting at every CR here is the same split.
   std::string scratch_text;
+  const bool check = check_body_.load(std::memory_order_relaxed);
+  FastLine fast;
   for (size_t pos = 0; pos < size;) {
-    if (fast_read_) {
-      if (const size_t next = fast_line(b, pos, max_line)) {
-        pos = next;
-        continue;
+    if (fast_read_ && fast_line(b, pos, max_line, fast)) {
+      const size_t eol = pos + fast.line.text.size();
+      const size_t next = next_line(data, size, eol, b.has_cr);
+      const uint32_t index = uint32_t(b.lines++);
+      const int hit = check ? trigger_of(fast.line) : -1;
+      if (hit >= 0) {
+        record(b, fast.line, hit, index, pos, eol - pos, next);
+      } else {
+        ++b.recognized;
+        add_body(b, true, check, fast.kind, fast.value, index, pos, next);
       }
+      pos = next;
+      continue;
     }
     const char* start = data + pos;
     const LineScan scan = scan_line(start, data + size);
@@ -667,20 +696,9 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
     if (scan.esc) {  // a literal may be split by escape sequences: look after removing them
       l = line(strip_ansi(text, scratch_text), 0);
       hit = match(l);
-#ifdef TRTLENS_HAVE_HYPERSCAN
-    } else if (set && text.size() < (size_t{1} << 31)) {
-      l = line(text, 0);
-      hit = match(l, lazy_bits([&] {
-                    uint64_t bits = 0;
-                    if (hs_scan(set->db, l.message.data(), unsigned(l.message.size()), 0,
-                                scratch->scratch, on_literal, &bits) != HS_SUCCESS)
-                      throw std::runtime_error("the log screen's literal scan failed");
-                    return bits;
-                  }));
-#endif
     } else {
       l = line(text, 0);
-      hit = match(l);
+      hit = trigger_of(l);
     }
     record(b, l, hit, index, pos, stop, next);
     pos = next;

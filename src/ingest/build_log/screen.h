@@ -45,8 +45,9 @@ struct ScreenedBlock {
   std::vector<Hit> hits;
   // Runs of consecutive lines the body section reads (LogSection::body_line), with their values.
   // Body lines are not hits, but the lines the body section's shortcut read were not matched
-  // against the triggers either (a tactic line almost always has its timing block open): a run
-  // the open body section does not take whole is read line by line and matched then.
+  // against the triggers either (a tactic line almost always has its timing block open): such a
+  // run (not `checked`), when the open body section does not take it whole, is read line by
+  // line and matched then.
   struct Body {
     uint32_t offset;       // where the first line starts
     uint32_t line;         // its index in the block
@@ -55,6 +56,7 @@ struct ScreenedBlock {
     uint32_t values_at;    // index of the first value in `values`
     uint32_t value_count;  // values of the run (lines taken silently have none)
     uint32_t unprefixed;   // lines of the run without a log prefix (not yet counted as recognized)
+    bool checked;          // every line of the run was matched against the triggers
   };
   std::vector<Body> bodies;
   std::vector<uint64_t> values;
@@ -97,6 +99,13 @@ class LogScreen {
   bool literal_scan() const { return literal_scan_.load(std::memory_order_acquire) != nullptr; }
   // Whether the body section's shortcut is in use (see LogSection::fast_body).
   bool body_shortcut() const { return fast_read_ != nullptr; }
+  // Whether blocks screened from now on match body lines against the triggers too. The driver
+  // turns it off once an open body section takes most body lines whole (a verbose log's tactic
+  // lines sit in their timing blocks), and on when it does not (a log of tactic lines alone),
+  // so that it need not match them itself on its one thread. It starts on: the blocks in
+  // flight before the first answer are then matched on the workers. Either way the result is
+  // the same.
+  void check_body_lines(bool on) const { check_body_.store(on, std::memory_order_relaxed); }
 
  private:
   struct Prefix {
@@ -152,12 +161,18 @@ class LogScreen {
   void record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
               size_t length, size_t next) const;
   // Adds a body line to the block's runs.
-  static void add_body(ScreenedBlock& b, bool prefixed, LogSection::Body kind, uint64_t value,
-                       uint32_t index, size_t pos, size_t next);
+  static void add_body(ScreenedBlock& b, bool prefixed, bool checked, LogSection::Body kind,
+                       uint64_t value, uint32_t index, size_t pos, size_t next);
   // The body section's shortcut (LogSection::fast_body), and the line it reads at `pos`.
   const char* (*fast_read_)(const char*, const char*, uint64_t&) = nullptr;
   std::vector<std::string> fast_silent_;
-  size_t fast_line(ScreenedBlock& b, size_t pos, size_t max_line) const;
+  mutable std::atomic<bool> check_body_{true};
+  struct FastLine {
+    LogLine line;
+    LogSection::Body kind;
+    uint64_t value;
+  };
+  bool fast_line(const ScreenedBlock& b, size_t pos, size_t max_line, FastLine& out) const;
 
   struct LiteralScan {
     hs_database* db = nullptr;
