@@ -619,8 +619,11 @@ inline bool LogScreen::fast_line(const ScreenedBlock& b, size_t pos, size_t max_
   const char* tail = fast_read_(message, data + size, out.value);
   if (!tail) {
     for (const std::string& start : fast_silent_)
-      if (size - pos - 32 >= start.size() && std::memcmp(message, start.data(), start.size()) == 0)
+      if (size - pos - 32 >= start.size() &&
+          std::memcmp(message, start.data(), start.size()) == 0) {
         tail = message + start.size();
+        break;
+      }
     if (!tail) return false;
     out.kind = LogSection::Body::NoValue;
   }
