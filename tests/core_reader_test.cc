@@ -137,5 +137,57 @@ TEST(CoreReader, CorruptAndTruncatedGzipAreInputErrors) {
             std::string::npos) << r.err;
 }
 
+// A mapped file's blocks, each cut alone from the bytes around its range, tile the file: joined
+// they are the file, and each ends where LineReader ends a line (after LF, CRLF or a lone CR,
+// never between the CR and LF of a CRLF). A line longer than the stretch stops them at its start.
+TEST(CoreReader, FileBlocksTileTheFileAtLineEnds) {
+  std::string text;
+  static const char* ends[] = {"\n", "\r\n", "\r", "\r\r\n", "\n\n", "\r\r"};
+  for (int i = 0; i < 60; ++i) text += std::string(size_t(i % 23), char('a' + i % 26)) + ends[i % 6];
+  text += "last line without an end";
+  TempFile f(text);
+  for (size_t block : {size_t(1), size_t(2), size_t(3), size_t(7), size_t(16), size_t(61),
+                       size_t(4096)}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    auto in = InputStream::open(f.path());
+    in->peek(8192);
+    auto blocks = in->blocks(1, block, 64);
+    ASSERT_TRUE(blocks);
+    std::string joined;
+    for (size_t k = 0; k < blocks->count(); ++k) {
+      const FileBlocks::Block b = blocks->block(k);
+      EXPECT_FALSE(b.stopped);
+      if (b.bytes.empty()) continue;
+      EXPECT_EQ(blocks->end_of(b.bytes), joined.size() + b.bytes.size());
+      joined += b.bytes;
+      const size_t end = joined.size();
+      if (end == text.size()) continue;
+      const char last = text[end - 1];
+      EXPECT_TRUE(last == '\n' || (last == '\r' && text[end] != '\n')) << "block " << k;
+    }
+    EXPECT_EQ(joined, text);
+  }
+
+  // Line 3 is 100 bytes without an end, more than the 64-byte stretch.
+  const std::string head = "one\ntwo\r\n";
+  TempFile g(head + std::string(100, 'x') + "\nfour\n");
+  for (size_t block : {size_t(1), size_t(4), size_t(11), size_t(16)}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    auto in = InputStream::open(g.path());
+    auto blocks = in->blocks(1, block, 64);
+    ASSERT_TRUE(blocks);
+    std::string joined;
+    bool stopped = false;
+    for (size_t k = 0; k < blocks->count() && !stopped; ++k) {
+      const FileBlocks::Block b = blocks->block(k);
+      joined += b.bytes;
+      stopped = b.stopped;
+      if (stopped) EXPECT_EQ(blocks->end_of(b.bytes), head.size());
+    }
+    EXPECT_TRUE(stopped);
+    EXPECT_EQ(joined, head);
+  }
+}
+
 }  // namespace
 }  // namespace trtlens::test

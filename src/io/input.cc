@@ -372,7 +372,8 @@ void ByteBlock::reserve(size_t n) {
   capacity_ = cap;
 }
 
-std::unique_ptr<MappedFile> InputStream::map(size_t min_size) {
+std::unique_ptr<FileBlocks> InputStream::blocks(size_t min_size, size_t block,
+                                                size_t max_stretch) {
   if (gzip_ || consumed_ || !owns_fd_) return nullptr;
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return nullptr;
@@ -384,7 +385,9 @@ std::unique_ptr<MappedFile> InputStream::map(size_t min_size) {
   void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd_, 0);
   if (p == MAP_FAILED) return nullptr;
   ::madvise(p, size, MADV_SEQUENTIAL);
-  return std::make_unique<MappedFile>(static_cast<const char*>(p), size);
+  block = std::max<size_t>(block, 1);
+  return std::make_unique<FileBlocks>(static_cast<const char*>(p), size, block,
+                                      std::max(max_stretch, block));
 }
 
 void InputStream::seek(uint64_t offset) {
@@ -399,11 +402,11 @@ void InputStream::seek(uint64_t offset) {
   consumed_ = true;
 }
 
-MappedFile::~MappedFile() { ::munmap(const_cast<char*>(data_), size_); }
+FileBlocks::~FileBlocks() { ::munmap(const_cast<char*>(data_), size_); }
 
-void MappedFile::release(size_t offset) {
-  static const size_t page = size_t(::sysconf(_SC_PAGESIZE));
-  size_t end = std::min(offset, size_) / page * page;
+void FileBlocks::release(uint64_t offset) {
+  static const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+  const uint64_t end = std::min(offset, size_) / page * page;
   // In steps of kReleaseStep: each call flushes the TLBs of every thread reading the mapping
   // (an interrupt per core), so releasing block by block cost more than the pages.
   if (end < released_ + kReleaseStep) return;
@@ -411,46 +414,57 @@ void MappedFile::release(size_t offset) {
   released_ = end;
 }
 
-BlockReader::BlockReader(InputStream& in, const MappedFile* mapped, size_t block_bytes,
-                         size_t max_stretch)
-    : in_(in),
-      mapped_(mapped),
-      block_(std::max<size_t>(block_bytes, 1)),
-      max_(std::max(max_stretch, block_)) {}
-
-void BlockReader::resume_lines(LineReader& lines, uint64_t lines_before) {
-  if (mapped_) {
-    in_.seek(offset_);
-    lines.resume("", lines_before);
-  } else {
-    lines.resume(carry_.view(), lines_before);
+FileBlocks::Block FileBlocks::block(size_t k) const {
+  constexpr uint64_t kNone = UINT64_MAX;
+  const char* const d = data_;
+  // Where the line after the first line end in [from, to) starts, or kNone.
+  auto after_eol = [&](uint64_t from, uint64_t to) {
+    const char* eol = find_eol(d + from, d + to);
+    if (eol == d + to) return kNone;
+    uint64_t next = uint64_t(eol - d) + 1;
+    if (*eol == '\r' && next < size_ && d[next] == '\n') ++next;
+    return next;
+  };
+  Block out;
+  const uint64_t a = uint64_t(k) * block_;
+  if (a >= size_) return out;
+  const uint64_t e = std::min<uint64_t>(a + block_, size_);
+  // A line starts at `a` when the bytes before it end one: look from the byte before.
+  uint64_t start = 0;
+  if (a > 0) {
+    start = after_eol(a - 1, e);
+    if (start == kNone || start >= e) return out;
   }
-}
-
-bool BlockReader::next_mapped(std::string_view& out) {
-  const std::string_view all = mapped_->view();
-  if (stopped_ || offset_ >= all.size()) return false;
-  const size_t rest = all.size() - offset_;
-  size_t cut = rest;  // the last block takes everything
-  if (rest > block_) {
-    const char* from = all.data() + offset_;
-    if (size_t at = cut_after_last_eol(from, block_)) {
-      cut = at;
-      if (from[cut - 1] == '\r' && from[cut] == '\n') ++cut;  // rest > block_: from[cut] exists
-    } else if (const void* far = std::memchr(from + block_, '\n', std::min(rest, max_) - block_)) {
-      cut = size_t(static_cast<const char*>(far) - from) + 1;
-    } else if (rest > max_) {
-      stopped_ = true;
-      return false;
+  // The block ends where the next one starts.
+  uint64_t end = size_;
+  if (e < size_) {
+    const uint64_t limit = std::min<uint64_t>(size_, e + max_);
+    end = after_eol(e - 1, limit);
+    if (end == kNone && limit < size_) {
+      // The line crossing e is too long for a block: the block stops where it starts.
+      end = start;
+      for (uint64_t q = e - 1; q > start; --q)
+        if (d[q - 1] == '\n' || d[q - 1] == '\r') {
+          end = q;
+          break;
+        }
+      out.stopped = true;
+    } else if (end == kNone) {
+      end = size_;
     }
   }
-  out = all.substr(offset_, cut);
-  offset_ += cut;
-  return true;
+  out.bytes = std::string_view(d + start, size_t(end - start));
+  return out;
+}
+
+BlockReader::BlockReader(InputStream& in, size_t block_bytes, size_t max_stretch)
+    : in_(in), block_(std::max<size_t>(block_bytes, 1)), max_(std::max(max_stretch, block_)) {}
+
+void BlockReader::resume_lines(LineReader& lines, uint64_t lines_before) {
+  lines.resume(carry_.view(), lines_before);
 }
 
 bool BlockReader::next(ByteBlock& storage, std::string_view& view) {
-  if (mapped_) return next_mapped(view);
   if (stopped_) return false;
   ByteBlock& out = storage;  // the stream's bytes are copied in
   out.assign(carry_.view());

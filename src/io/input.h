@@ -33,7 +33,8 @@ struct ReadLimits {
   size_t max_line_bytes = size_t{8} << 20;        // longer lines are cut, with a note
   // How logs are read (not limits, but they travel the same way): blocks of whole lines
   // screened by `threads` workers (0: one per core, 1: all on the calling thread); block size 0
-  // reads line by line. Files of at least `map_min_bytes` are mapped rather than read.
+  // reads line by line. Regular files of at least `map_min_bytes` are mapped, and each block is
+  // cut by the thread that screens it (see FileBlocks).
   size_t log_block_bytes = size_t{1} << 20;
   unsigned threads = 0;
   size_t map_min_bytes = size_t{32} << 20;
@@ -41,25 +42,6 @@ struct ReadLimits {
   // scan: compiling the literal set takes about 2 ms, what searching 0.7 MB for them one
   // literal at a time takes.
   size_t literal_scan_min_bytes = size_t{1} << 20;
-};
-
-// A regular file mapped into memory, read-only. Pages come in as they are touched and are
-// dropped again with release(), so memory follows the reading position, not the file size.
-class MappedFile {
- public:
-  MappedFile(const char* data, size_t size) : data_(data), size_(size) {}
-  ~MappedFile();
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  std::string_view view() const { return {data_, size_}; }
-  // Done with the bytes before `offset` (they stay in the page cache).
-  void release(size_t offset);
-  static constexpr size_t kReleaseStep = size_t{8} << 20;
-
- private:
-  const char* data_;
-  size_t size_;
-  size_t released_ = 0;
 };
 
 // A growable byte buffer that is not zero-filled on growth (blocks are read straight into it).
@@ -82,6 +64,44 @@ class ByteBlock {
  private:
   std::unique_ptr<char[]> data_;
   size_t size_ = 0, capacity_ = 0;
+};
+
+// A regular file mapped into memory and cut into blocks of whole lines for several threads at
+// once: block k holds the lines that start in [k * block, (k + 1) * block) under LineReader's
+// rules (LF, CRLF, lone CR), so the thread that screens a block finds its bounds alone, from the
+// bytes around them, and no other thread touches them first. Pages come in as they are touched
+// and are dropped again with release(), so memory follows the reading position.
+class FileBlocks {
+ public:
+  FileBlocks(const char* data, uint64_t size, size_t block, size_t max_stretch)
+      : data_(data), size_(size), block_(block), max_(max_stretch) {}
+  ~FileBlocks();
+  FileBlocks(const FileBlocks&) = delete;
+  FileBlocks& operator=(const FileBlocks&) = delete;
+  uint64_t size() const { return size_; }
+  size_t count() const { return size_t((size_ + block_ - 1) / block_); }
+  struct Block {
+    std::string_view bytes;  // its whole lines (empty: none starts in its range)
+    // A line starting in the block runs on for more than max_stretch bytes without a line end
+    // (one huge line, a binary file): `bytes` stops before it, and the rest of the file is for a
+    // LineReader, from where `bytes` ends.
+    bool stopped = false;
+  };
+  // Safe on several threads at once.
+  Block block(size_t k) const;
+  // Where `bytes` (of a block) ends in the file.
+  uint64_t end_of(std::string_view bytes) const {
+    return uint64_t(bytes.data() - data_) + bytes.size();
+  }
+  // Done with the bytes before `offset` (they stay in the page cache). One thread at a time.
+  void release(uint64_t offset);
+  static constexpr size_t kReleaseStep = size_t{8} << 20;
+
+ private:
+  const char* data_;
+  uint64_t size_;
+  size_t block_, max_;
+  uint64_t released_ = 0;
 };
 
 // Decoded bytes of one input. The first block is kept so detectors can peek at it.
@@ -109,11 +129,12 @@ class InputStream {
   // cut_short() then says so (logs keep the lines that arrived).
   void keep_cut_gzip() { keep_cut_ = true; }
   bool cut_short() const { return cut_short_; }
-  // The whole file mapped, when it is a regular uncompressed file of at least `min_size`
-  // bytes and nothing was read from it yet (peek does not count); null otherwise. Small files
-  // are read: a mapping of a file someone truncates meanwhile faults, and they gain nothing.
-  std::unique_ptr<MappedFile> map(size_t min_size);
-  // Go on reading at this byte offset (after map(): the rest of a file read line by line).
+  // The file mapped and cut into blocks of whole lines (see FileBlocks), when it is a regular
+  // uncompressed file of at least `min_size` bytes and nothing was read from it yet (peek does
+  // not count); null otherwise. Small files are read: a mapping of a file someone truncates
+  // meanwhile faults, and they gain nothing.
+  std::unique_ptr<FileBlocks> blocks(size_t min_size, size_t block, size_t max_stretch);
+  // Go on reading at this byte offset (after blocks(): the rest of a file read line by line).
   void seek(uint64_t offset);
 
  private:
@@ -176,31 +197,26 @@ class LineReader {
   uint64_t truncated_ = 0;
 };
 
-// Runs of whole lines, for reading a log on several threads: every block but the last ends just
-// after a '\n', so LF, CRLF and lone CR split inside a block exactly as LineReader splits them.
-// Blocks are views into a mapped file or copies read from the stream. When no '\n' comes within
-// `max_stretch` bytes (one huge line, a CR-only file) block mode stops; resume_lines() then
-// sets up a LineReader for the rest.
+// Runs of whole lines read from a stream (gzip, a pipe, a small file), for reading a log on
+// several threads: every block but the last ends just after a '\n', so LF, CRLF and lone CR split
+// inside a block exactly as LineReader splits them. When no '\n' comes within `max_stretch`
+// bytes (one huge line, a CR-only file) block mode stops; resume_lines() then sets up a
+// LineReader for the rest.
 class BlockReader {
  public:
-  BlockReader(InputStream& in, const MappedFile* mapped, size_t block_bytes, size_t max_stretch);
-  // The next block: a view into the mapping, or read into `storage` (whose buffer is reused).
-  // False at the end or on stop.
+  BlockReader(InputStream& in, size_t block_bytes, size_t max_stretch);
+  // The next block, read into `storage` (whose buffer is reused). False at the end or on stop.
   bool next(ByteBlock& storage, std::string_view& out);
   bool stopped() const { return stopped_; }
   // The block next() gave last was the input's last.
-  bool at_end() const { return mapped_ ? offset_ >= mapped_->view().size() : eof_; }
+  bool at_end() const { return eof_; }
   // After a stop: `lines` continues where block mode ended, numbering after `lines_before`.
   void resume_lines(LineReader& lines, uint64_t lines_before);
 
  private:
-  bool next_mapped(std::string_view& out);
-
   InputStream& in_;
-  const MappedFile* mapped_;
   size_t block_, max_;
-  ByteBlock carry_;  // stream: the unfinished line after the last block's final '\n'
-  size_t offset_ = 0;  // mapped: where the next block starts
+  ByteBlock carry_;  // the unfinished line after the last block's final '\n'
   bool eof_ = false;
   bool stopped_ = false;
 };

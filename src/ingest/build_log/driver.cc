@@ -184,12 +184,22 @@ class Dispatcher {
   bool unterminated_ = false;
 };
 
-// Worker threads screening blocks in the order they were submitted.
+// Cuts block `b.index` of a mapped file (its bytes and where they end), when there is one.
+void cut_block(const FileBlocks* file, ScreenedBlock& b) {
+  if (!file) return;
+  const FileBlocks::Block got = file->block(b.index);
+  b.bytes = got.bytes;
+  b.stopped = got.stopped;
+  b.end_offset = file->end_of(got.bytes);
+}
+
+// Worker threads cutting (in a mapped file) and screening blocks in the order they were
+// submitted.
 class ScreenPool {
  public:
-  // `mapped`: the blocks' file, whose pages the workers drop once dispatched (see done_with).
-  ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads, MappedFile* mapped)
-      : screen_(screen), max_line_(max_line), mapped_(mapped) {
+  // `file`: the blocks' mapped file, whose pages the workers drop once dispatched (done_with).
+  ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads, FileBlocks* file)
+      : screen_(screen), max_line_(max_line), file_(file) {
     for (unsigned i = 0; i < threads; ++i)
       threads_.emplace_back([this] {
         pthread_setname_np(pthread_self(), "trtlens-screen");
@@ -205,6 +215,9 @@ class ScreenPool {
     for (auto& t : threads_) t.join();
   }
 
+  // The dispatching thread is done with the file's bytes before `offset`. A worker drops their
+  // pages between blocks: the dispatching thread is the one the reading waits for.
+  void done_with(uint64_t offset) { done_with_.store(offset, std::memory_order_release); }
   void submit(ScreenedBlock* b) {
     {
       std::lock_guard lock(mutex_);
@@ -213,9 +226,6 @@ class ScreenPool {
     }
     wake_.notify_one();
   }
-  // The dispatching thread is done with the file's bytes before `offset`. A worker drops their
-  // pages between blocks: the dispatching thread is the one the reading waits for.
-  void done_with(size_t offset) { done_with_.store(offset, std::memory_order_release); }
   // Blocks until `b` is screened; rethrows what screening threw.
   void wait(ScreenedBlock* b) {
     std::unique_lock lock(mutex_);
@@ -236,6 +246,7 @@ class ScreenPool {
       }
       std::exception_ptr error;
       try {
+        cut_block(file_, *b);
         screen_.screen(*b, max_line_);
       } catch (...) {
         error = std::current_exception();
@@ -246,9 +257,9 @@ class ScreenPool {
         b->screened = true;
       }
       done_.notify_all();
-      if (mapped_) {
+      if (file_) {
         std::unique_lock lock(release_, std::try_to_lock);  // another worker is at it
-        if (lock) mapped_->release(done_with_.load(std::memory_order_acquire));
+        if (lock) file_->release(done_with_.load(std::memory_order_acquire));
       }
     }
   }
@@ -259,8 +270,8 @@ class ScreenPool {
   std::condition_variable wake_, done_;
   std::deque<ScreenedBlock*> queue_;
   bool stop_ = false;
-  MappedFile* mapped_;
-  std::atomic<size_t> done_with_{0};
+  FileBlocks* file_;
+  std::atomic<uint64_t> done_with_{0};
   std::mutex release_;
   std::vector<std::thread> threads_;
 };
@@ -281,8 +292,10 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     while (lines.next(raw)) dispatch.line(raw);
     return dispatch.finish(lines.unterminated());
   }
-  // Large plain files are mapped: no copy through read(), and the workers fault the pages in.
-  std::unique_ptr<MappedFile> mapped = in.map(limits.map_min_bytes);
+  // Large plain files are mapped: no copy through read(), and each block is cut by the thread
+  // that screens it, so this thread touches only the lines it dispatches.
+  std::unique_ptr<FileBlocks> file =
+      in.blocks(limits.map_min_bytes, limits.log_block_bytes, max_line);
   unsigned workers = limits.threads ? limits.threads : std::thread::hardware_concurrency();
   using Owned = std::unique_ptr<ScreenedBlock>;
   std::vector<Owned> spare;
@@ -290,21 +303,34 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   // Declared after the blocks it screens and the screen: its destructor joins the workers
   // first, also when an exception leaves this function.
   std::unique_ptr<ScreenPool> pool;
+  bool stopped = false;      // a line too long for a block: the rest is read line by line
+  uint64_t stop_offset = 0;  // from here (with a file)
+  auto dispatch_block = [&](Owned b) {
+    if (!stopped) {
+      dispatch.block(*b);
+      if (b->stopped) {
+        stopped = true;
+        stop_offset = b->end_offset;
+      }
+      if (file && pool) pool->done_with(b->end_offset);
+      if (file && !pool) file->release(b->end_offset);
+    }
+    spare.push_back(std::move(b));
+  };
   auto finish_oldest = [&] {
     Owned done = std::move(pending.front());
     pending.pop_front();
     pool->wait(done.get());
-    dispatch.block(*done);
-    if (mapped) pool->done_with(done->end_offset);
-    spare.push_back(std::move(done));
+    dispatch_block(std::move(done));
   };
 
-  BlockReader blocks(in, mapped.get(), limits.log_block_bytes, max_line);
+  BlockReader blocks(in, limits.log_block_bytes, max_line);
   const size_t scan_min = limits.literal_scan_min_bytes;
   // With one thread the compile would only take turns with the reading.
-  if (mapped ? mapped->view().size() >= scan_min : in.peek(scan_min).size() >= scan_min)
+  if (file ? file->size() >= scan_min : in.peek(scan_min).size() >= scan_min)
     workers > 1 ? screen.start_literal_scan() : screen.enable_literal_scan();
-  for (bool first = true;; first = false) {
+  const size_t count = file ? file->count() : SIZE_MAX;
+  for (size_t k = 0; k < count && !stopped; ++k) {
     Owned b;
     if (spare.empty()) {
       b = std::make_unique<ScreenedBlock>();
@@ -312,17 +338,16 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
       b = std::move(spare.back());
       spare.pop_back();
     }
-    if (!blocks.next(b->storage, b->bytes)) break;
-    if (mapped) b->end_offset = size_t(b->bytes.data() + b->bytes.size() - mapped->view().data());
+    b->index = k;
+    if (!file && !blocks.next(b->storage, b->bytes)) break;
     // A log that fits one block is screened here: threads would cost more than they save.
-    if (workers <= 1 || (first && blocks.at_end())) {
+    if (workers <= 1 || (k == 0 && (file ? count == 1 : blocks.at_end()))) {
+      cut_block(file.get(), *b);
       screen.screen(*b, max_line);
-      dispatch.block(*b);
-      if (mapped) mapped->release(b->end_offset);
-      spare.push_back(std::move(b));
+      dispatch_block(std::move(b));
       continue;
     }
-    if (!pool) pool = std::make_unique<ScreenPool>(screen, max_line, workers, mapped.get());
+    if (!pool) pool = std::make_unique<ScreenPool>(screen, max_line, workers, file.get());
     pool->submit(b.get());
     pending.push_back(std::move(b));
     // Four blocks a worker in flight: blocks differ in what they cost this thread (a layer
@@ -331,9 +356,14 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   }
   while (!pending.empty()) finish_oldest();
 
-  if (blocks.stopped()) {  // a stretch without '\n' too long for a block: line by line
+  if (stopped || blocks.stopped()) {  // a line too long for a block: line by line from it
     LineReader lines(in, max_line);
-    blocks.resume_lines(lines, dispatch.lines());
+    if (stopped) {
+      in.seek(stop_offset);
+      lines.resume("", dispatch.lines());
+    } else {
+      blocks.resume_lines(lines, dispatch.lines());
+    }
     Line raw;
     while (lines.next(raw)) dispatch.line(raw);
     return dispatch.finish(lines.unterminated());

@@ -35,9 +35,13 @@ struct ScreenedBlock {
     uint32_t length;  // the line's, without its line end (so the driver need not look for it)
     uint32_t next;    // where the line after it starts
   };
-  std::string_view bytes;  // whole lines: into the mapped file or into `storage`
+  std::string_view bytes;  // whole lines, in `storage`
   ByteBlock storage;
-  size_t end_offset = 0;  // mapped: where the block ends in the file
+  // Read by position (FileBlocks): which block of the file, where its lines end in the file, and
+  // whether a line too long for a block follows them.
+  size_t index = 0;
+  uint64_t end_offset = 0;
+  bool stopped = false;
   bool has_cr = false;    // a '\r' somewhere: lines may end in CR or CRLF
   bool has_esc = false;   // an ESC somewhere: ANSI sequences to remove
   uint64_t lines = 0;
