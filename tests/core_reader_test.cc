@@ -157,6 +157,7 @@ TEST(CoreReader, FileBlocksTileTheFileAtLineEnds) {
     for (size_t k = 0; k < blocks->count(); ++k) {
       const FileBlocks::Block b = blocks->block(k);
       EXPECT_FALSE(b.stopped);
+      EXPECT_LE(blocks->end_of(b.bytes), text.size());
       if (b.bytes.empty()) continue;
       EXPECT_EQ(blocks->end_of(b.bytes), joined.size() + b.bytes.size());
       joined += b.bytes;

@@ -404,9 +404,14 @@ void InputStream::seek(uint64_t offset) {
 
 FileBlocks::~FileBlocks() { ::munmap(const_cast<char*>(data_), size_); }
 
-void FileBlocks::release(uint64_t offset) {
-  static const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
-  const uint64_t end = std::min(offset, size_) / page * page;
+void FileBlocks::release_before(size_t k) {
+  // Up to a multiple of 2 MiB at or before the byte before block k's range, the first byte
+  // cutting block k reads: a fault maps a whole folio of the page cache (up to 2 MiB) or a
+  // 64 KiB window around its page, so a touch just behind the released stretch would map back
+  // pages nothing releases again (40 MiB of a 1 GiB log written just before).
+  constexpr uint64_t kAlign = uint64_t{2} << 20;
+  const uint64_t first_read = std::min<uint64_t>(uint64_t(k) * block_, size_);
+  const uint64_t end = first_read > 0 ? (first_read - 1) / kAlign * kAlign : 0;
   // In steps of kReleaseStep: each call flushes the TLBs of every thread reading the mapping
   // (an interrupt per core), so releasing block by block cost more than the pages.
   if (end < released_ + kReleaseStep) return;
@@ -427,6 +432,7 @@ FileBlocks::Block FileBlocks::block(size_t k) const {
   };
   Block out;
   const uint64_t a = uint64_t(k) * block_;
+  out.bytes = std::string_view(d + std::min(a, size_), 0);  // no lines: where they would start
   if (a >= size_) return out;
   const uint64_t e = std::min<uint64_t>(a + block_, size_);
   // A line starts at `a` when the bytes before it end one: look from the byte before.

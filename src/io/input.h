@@ -93,8 +93,9 @@ class FileBlocks {
   uint64_t end_of(std::string_view bytes) const {
     return uint64_t(bytes.data() - data_) + bytes.size();
   }
-  // Done with the bytes before `offset` (they stay in the page cache). One thread at a time.
-  void release(uint64_t offset);
+  // Done with the blocks before block k: drops their pages (they stay in the page cache). One
+  // thread at a time.
+  void release_before(size_t k);
   static constexpr size_t kReleaseStep = size_t{8} << 20;
 
  private:

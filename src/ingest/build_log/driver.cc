@@ -215,9 +215,9 @@ class ScreenPool {
     for (auto& t : threads_) t.join();
   }
 
-  // The dispatching thread is done with the file's bytes before `offset`. A worker drops their
-  // pages between blocks: the dispatching thread is the one the reading waits for.
-  void done_with(uint64_t offset) { done_with_.store(offset, std::memory_order_release); }
+  // The dispatching thread is done with the blocks before block k. A worker drops their pages
+  // between blocks: the dispatching thread is the one the reading waits for.
+  void done_with(size_t k) { done_with_.store(k, std::memory_order_release); }
   void submit(ScreenedBlock* b) {
     {
       std::lock_guard lock(mutex_);
@@ -259,7 +259,7 @@ class ScreenPool {
       done_.notify_all();
       if (file_) {
         std::unique_lock lock(release_, std::try_to_lock);  // another worker is at it
-        if (lock) file_->release(done_with_.load(std::memory_order_acquire));
+        if (lock) file_->release_before(done_with_.load(std::memory_order_acquire));
       }
     }
   }
@@ -271,7 +271,7 @@ class ScreenPool {
   std::deque<ScreenedBlock*> queue_;
   bool stop_ = false;
   FileBlocks* file_;
-  std::atomic<uint64_t> done_with_{0};
+  std::atomic<size_t> done_with_{0};
   std::mutex release_;
   std::vector<std::thread> threads_;
 };
@@ -312,8 +312,8 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
         stopped = true;
         stop_offset = b->end_offset;
       }
-      if (file && pool) pool->done_with(b->end_offset);
-      if (file && !pool) file->release(b->end_offset);
+      if (file && pool) pool->done_with(b->index + 1);
+      if (file && !pool) file->release_before(b->index + 1);
     }
     spare.push_back(std::move(b));
   };
