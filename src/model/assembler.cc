@@ -103,9 +103,16 @@ void Assembler::begin_listing(ListingKind kind, SourceLoc where) {
   pending_.trt_version = version_;
   pending_.trt_version_from = version_from_;
   // A log's builds are mostly of one network: room for the last one's layers saves growing the
-  // vector (each step moves every layer) for each of them.
-  if (capture_.builds.size() > first_build_of_input_)
+  // vector (each step moves every layer) for each of them. The first build takes the count the
+  // optimizer printed before it ("After reformat layers: N layers"), within reason: the line
+  // is untrusted, and this is a hint.
+  if (capture_.builds.size() > first_build_of_input_) {
     pending_.layers.reserve(capture_.builds.back().layers.size());
+  } else if (const auto& counts = capture_.onnx.layer_counts;
+             !counts.empty() && counts.back().source.path == path_ && counts.back().layers > 0) {
+    constexpr int64_t kMostReserved = 65536;
+    pending_.layers.reserve(size_t(std::min(counts.back().layers, kMostReserved)));
+  }
   listing_open_ = true;
   run_used_ = true;
   // The verbose build prints its engine's layers when the engine is laid out.
