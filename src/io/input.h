@@ -70,7 +70,7 @@ class ByteBlock {
 // once: block k holds the lines that start in [k * block, (k + 1) * block) under LineReader's
 // rules (LF, CRLF, lone CR), so the thread that screens a block finds its bounds alone, from the
 // bytes around them, and no other thread touches them first. Pages come in as they are touched
-// and are dropped again with release(), so memory follows the reading position.
+// and are dropped again with release_before(), so memory follows the reading position.
 class FileBlocks {
  public:
   FileBlocks(const char* data, uint64_t size, size_t block, size_t max_stretch)

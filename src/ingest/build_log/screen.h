@@ -35,10 +35,10 @@ struct ScreenedBlock {
     uint32_t length;  // the line's, without its line end (so the driver need not look for it)
     uint32_t next;    // where the line after it starts
   };
-  std::string_view bytes;  // whole lines, in `storage`
+  std::string_view bytes;  // whole lines: into the mapped file or into `storage`
   ByteBlock storage;
-  // Read by position (FileBlocks): which block of the file, where its lines end in the file, and
-  // whether a line too long for a block follows them.
+  // In a mapped file (FileBlocks): which block, where its lines end in the file, and whether a
+  // line too long for a block follows them.
   size_t index = 0;
   uint64_t end_offset = 0;
   bool stopped = false;
