@@ -459,6 +459,23 @@ TEST(LogDriver, BlockEdgesLineEndsAndTheFallback) {
   fs::remove(p);
 }
 
+// The optimizer's layer count sizes the first listing, but the line is untrusted: a count no
+// machine could hold must neither stop the reading nor change what is read.
+TEST(LogDriver, AnAbsurdLayerCountBeforeTheListingIsOnlyAHint) {
+  const std::string listing =
+      "[02/08/2023-15:25:37] [V] [TRT] Engine Layer Information:\n"
+      "Layer(Reformat): r0, Tactic: 0x0000000000000000, x[Float(1,3)] -> y[Half(1,3)]\n"
+      "Layer(Reformat): r1, Tactic: 0x0000000000000000, y[Half(1,3)] -> z[Float(1,3)]\n";
+  fs::path p = fs::temp_directory_path() / "trtlens-driver-layer-count.log";
+  std::ofstream(p, std::ios::binary)
+      << "[08/20/2023-12:00:07] [V] [TRT] After reformat layers: 999999999999999 layers\n"
+      << listing;
+  const std::string json = json_with(p.string(), ReadLimits{});
+  EXPECT_NE(json.find("\"r0\""), std::string::npos);
+  EXPECT_NE(json.find("\"r1\""), std::string::npos);
+  fs::remove(p);
+}
+
 // The screen's literal scan (Hyperscan, all literals at once) finds the same trigger lines as
 // the search per literal, block by block, on real logs: the seeds' logs and the fixtures with
 // CR, CRLF, ANSI escapes and long lines. Each log is screened in 64 KiB blocks of whole lines.
