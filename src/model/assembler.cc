@@ -62,6 +62,7 @@ void enrich_layer(Layer& into, const Layer& from) {
 }
 
 void Assembler::begin_input(const std::string& path, const std::string& kind, bool gzip) {
+  sync_open_run();
   path_ = path;
   run_ = 0;
   version_.clear();
@@ -78,6 +79,7 @@ void Assembler::begin_input(const std::string& path, const std::string& kind, bo
 
 void Assembler::end_input(uint64_t lines) {
   if (listing_open_) end_listing();
+  sync_open_run();
   capture_.inputs.back().lines = lines;
   if (dropped_diagnostics_ > 0) {
     capture_.diagnostics.push_back(Diagnostic{
@@ -189,6 +191,7 @@ void Assembler::new_run() {
   if (listing_open_) end_listing();
   // The banner right after a command line belongs to that command's run.
   if (!run_used_ && !pending_command_.empty()) return;
+  sync_open_run();
   ++run_;
   version_.clear();
   version_from_.clear();
@@ -203,6 +206,15 @@ void Assembler::run_command(const std::string& command_line, SourceLoc where) {
   new_run();
   pending_command_ = command_line;
   pending_command_line_ = where.line;
+}
+
+void Assembler::sync_open_run() {
+  if (!run_follows_) return;
+  run_follows_ = false;
+  if (RunInfo* r = open_run()) {
+    r->last_phase = phase_;
+    r->tactic = tactic_;
+  }
 }
 
 RunInfo* Assembler::open_run() {
@@ -229,19 +241,19 @@ void Assembler::run_stop(RunStop stop, SourceLoc where) {
 
 void Assembler::run_phase(RunPhase phase, SourceLoc where, std::string text) {
   phase_ = PhaseMark{phase, where.line, std::move(text)};
-  if (RunInfo* r = open_run()) r->last_phase = phase_;
+  run_follows_ = true;
 }
 
 void Assembler::run_phase(RunPhase phase, uint64_t line, std::string_view text) {
   phase_.phase = phase;
   phase_.line = line;
   phase_.text.assign(text);
-  if (RunInfo* r = open_run()) r->last_phase = phase_;
+  run_follows_ = true;
 }
 
 void Assembler::run_tactic(const TacticAttempt& attempt) {
   tactic_ = attempt;
-  if (RunInfo* r = open_run()) r->tactic = attempt;
+  run_follows_ = true;
 }
 
 void Assembler::run_ends_mid_line(SourceLoc where) {
@@ -542,6 +554,7 @@ RunInfo& Assembler::run_info(SourceLoc where) {
   auto& runs = capture_.runs;
   if (runs.empty() || runs.back().path != path_ || runs.back().build_run != run_ ||
       runs.back().times) {
+    sync_open_run();
     RunInfo r;
     r.path = path_;
     r.line = pending_command_.empty() ? where.line : pending_command_line_;
@@ -572,6 +585,7 @@ void Assembler::run_banner(const std::string& status, const std::string& version
 }
 
 void Assembler::add_times(TimingTrace trace) {
+  sync_open_run();
   RunInfo r;
   r.path = path_;
   r.line = 1;
@@ -801,6 +815,7 @@ void Assembler::attach_devices() {
 
 void Assembler::finish(unsigned threads) {
   if (listing_open_) end_listing();
+  sync_open_run();
   attach_devices();
   // Profiles first: a profile without any listing becomes the build that the same log's memory
   // figures describe.

@@ -138,6 +138,11 @@ class Assembler {
 
   PhaseMark phase_;
   std::optional<TacticAttempt> tactic_;
+  // The open run's last phase and tactic are phase_ and tactic_, copied into it when it stops
+  // being the open run (a new run, input or times trace) and at an input's end: not on each of
+  // a verbose log's hundreds of thousands of timing banners.
+  bool run_follows_ = false;
+  void sync_open_run();
   std::string version_from_, pending_command_;
   uint64_t pending_command_line_ = 0;
   bool run_used_ = false;  // something was recorded since the run began
