@@ -218,6 +218,44 @@ TEST(FailedRuns, TwoRunsInOneFileStayApart) {
   EXPECT_FALSE(finding(c, "run-not-passed"));
 }
 
+// A run that failed while timing tactics, then its retry in the same file, cut while timing
+// another node: each run keeps the stage and the tactics it reached (lines counted by hand).
+TEST(FailedRuns, ARetryDoesNotTakeOverTheFailedRunsLastStage) {
+  Capture c = analyzed("retry_after_oom.log");
+  ASSERT_EQ(c.runs.size(), 2u);
+  const RunInfo& failed = c.runs[0];
+  EXPECT_EQ(failed.status, RunStatus::Failed);
+  EXPECT_EQ(failed.last_phase.phase, RunPhase::TacticSelection);
+  EXPECT_EQ(failed.last_phase.line, 6u);  // its Timing Runner line
+  ASSERT_TRUE(failed.tactic);
+  EXPECT_EQ(failed.tactic->node, "/encoder/layer.0/attention/MatMul");
+  EXPECT_EQ(failed.tactic->formats, "Half(1048576,1024,1) -> Half(4194304,4096,1)");
+  EXPECT_EQ(failed.tactic->tactics, (std::vector<std::string>{"0x000000000002025b"}));
+  const RunInfo& retry = c.runs[1];
+  EXPECT_EQ(retry.line, 11u);
+  EXPECT_EQ(retry.last_phase.phase, RunPhase::TacticSelection);
+  EXPECT_EQ(retry.last_phase.line, 16u);
+  ASSERT_TRUE(retry.tactic);
+  EXPECT_EQ(retry.tactic->node, "/encoder/layer.0/output/MatMul");
+  EXPECT_EQ(retry.tactic->formats, "Half(4194304,4096,1) -> Half(1048576,1024,1)");
+  EXPECT_EQ(retry.tactic->tactics,
+            (std::vector<std::string>{"0x000000000002025c", "0x000000000002025d"}));
+}
+
+// The same when each run is a file of its own: the second input does not move the first's.
+TEST(FailedRuns, ALaterInputDoesNotTakeOverARunsLastStage) {
+  Capture c = test::load({fixture("failures/cut_mid_build.log"),
+                          fixture("failures/oom_tactics.log")});
+  analyze(c, AnalysisOptions{});
+  ASSERT_EQ(c.runs.size(), 2u);
+  EXPECT_EQ(c.runs[0].last_phase.line, 11u);
+  ASSERT_TRUE(c.runs[0].tactic);
+  EXPECT_EQ(c.runs[0].tactic->node, "/model.0/conv/Conv + PWN(/model.0/act/Sigmoid)");
+  EXPECT_EQ(c.runs[1].last_phase.line, 12u);
+  ASSERT_TRUE(c.runs[1].tactic);
+  EXPECT_EQ(c.runs[1].tactic->node, "/encoder/layer.0/attention/MatMul");
+}
+
 TEST(FailedRuns, CommandLinesWithoutBannersAreRunsOfTheirOwn) {
   Capture c = analyzed("readme_two_models.md");
   ASSERT_EQ(c.runs.size(), 2u);
