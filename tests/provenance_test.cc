@@ -614,6 +614,21 @@ TEST(ProvenanceCutNames, AUniquePrefixMatchesItsNodeAndAnAmbiguousOneDoesNot) {
   std::remove(model.c_str());
 }
 
+// Without a model, the log's parse section lists the nodes: a name cut short that begins one
+// listed node is that node, not a node inferred from the layer name; one that begins two is
+// (by hand: five listed nodes, one inferred).
+TEST(ProvenanceCutNames, AParseSectionsNodesAreMatchedByPrefixWithoutAModel) {
+  Capture c = load({fixture("provenance/cut_names_parsed.log")});
+  ASSERT_EQ(c.onnx.nodes.size(), 6u);
+  size_t inferred = 0;
+  for (const auto& n : c.onnx.nodes) inferred += n.inferred;
+  EXPECT_EQ(inferred, 1u);
+  EXPECT_TRUE(node(c, "/enc/layer1/_input_quantizer/QuantizeLin").inferred);
+  EXPECT_EQ(node(c, "/enc/layer0/_input_quantizer/QuantizeLinear").matched_by, "prefix");
+  EXPECT_EQ(c.final_build()->layers[0].onnx_nodes,
+            (Names{"/enc/layer0/_input_quantizer/QuantizeLinear", "/enc/layer0/Conv"}));
+}
+
 TEST(ProvenanceCutNames, TextMarksAndJsonSaysMatchedByPrefix) {
   const std::string model = write_quantizer_model();
   const std::string args =

@@ -83,11 +83,20 @@ void infer_nodes(OnnxModel& m, const Build& b) {
   // Views of the listed nodes' names and of `added`, a deque so that its strings stay put.
   std::unordered_set<std::string_view> seen;
   seen.reserve(m.nodes.size() + b.layers.size());
+  for (const auto& n : m.nodes) seen.insert(n.name);
+  // A name the layer cut short is the listed node it begins, not a node of its own. The sorted
+  // list is made when a name is not listed in full: most logs list every node they name.
   std::vector<std::string> listed;
-  for (const auto& n : m.nodes)
-    if (seen.insert(n.name).second) listed.push_back(n.name);
-  // A name the layer cut short is the listed node it begins, not a node of its own.
-  std::sort(listed.begin(), listed.end());
+  bool sorted = false;
+  auto cut_short = [&](const std::string& name) {
+    if (!sorted) {
+      sorted = true;
+      for (const auto& n : m.nodes) listed.push_back(n.name);
+      std::sort(listed.begin(), listed.end());
+      listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+    }
+    return unique_prefix_match(listed, name).has_value();
+  };
   // A local set: each push_back would make is_initializer() rebuild its index (quadratic).
   std::unordered_set<std::string> inits;
   for (const auto& v : m.initializers) inits.insert(v.name);
@@ -99,7 +108,7 @@ void infer_nodes(OnnxModel& m, const Build& b) {
       if (inits.insert(name).second) m.initializers.push_back(OnnxValue{name, "", {}, false});
       return;
     }
-    if (seen.count(name) || unique_prefix_match(listed, name)) return;
+    if (seen.count(name) || cut_short(name)) return;
     added.push_back(name);
     seen.insert(added.back());
   };
