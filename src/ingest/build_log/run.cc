@@ -322,27 +322,32 @@ class RunSection : public LogSection {
         timing(line);
         return false;
       case kFormatCombination:
-        capture(line.message, "tactic_format_combination", parse_format_combination, a);
-        attempt_.formats = a;
+        attempt_.formats.clear();
+        capture(line.message, "tactic_format_combination", parse_format_combination,
+                attempt_.formats);
         new_attempt();
         timing(line);
         return false;
-      case kTimingRunner:
+      case kTimingRunner: {
+        // Read into the attempt in place: a verbose log has hundreds of thousands of these.
+        std::string_view node, runner;
         if (fast_banners_) {
-          std::string_view node, runner;
           parse_timing_runner(line.message, node, runner);
-          a.assign(node);
-          b.assign(runner);
         } else {
           RE2::PartialMatch(line.message, g.re("tactic_timing_runner"), &a, &b);
+          node = a;
+          runner = b;
         }
-        if (a != attempt_.node) attempt_.formats.clear();
-        attempt_.node = a;
-        attempt_.runner = b;
+        if (node != attempt_.node) {
+          attempt_.formats.clear();
+          attempt_.node.assign(node);
+        }
+        attempt_.runner.assign(runner);
         attempt_.line = line.number;
         new_attempt();
         timing(line);
         return true;  // the tactic lines follow
+      }
       case kAutotuningOp:
         RE2::PartialMatch(line.message, g.re("tactic_autotuning_op"), &a);
         attempt_ = {};
