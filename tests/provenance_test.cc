@@ -648,6 +648,25 @@ TEST(ProvenanceCutNames, TextMarksAndJsonSaysMatchedByPrefix) {
   std::remove(model.c_str());
 }
 
+// --- The parse trace ----------------------------------------------------------------------
+
+// A log that parses its model twice (two runs): one node per name, one initializer per name with
+// the shape its node's inputs line gives, and each node's tensors (all read off the fixture).
+TEST(ProvenanceParseTrace, AModelParsedTwiceKeepsOneNodeAndInitializerPerName) {
+  Capture c = test::load({fixture("provenance/parse_twice.log")});
+  ASSERT_EQ(c.onnx.nodes.size(), 2u);
+  EXPECT_EQ(c.onnx.nodes[0].name, "/a/Conv");
+  EXPECT_EQ(c.onnx.nodes[1].name, "/a/Relu");
+  ASSERT_EQ(c.onnx.nodes[0].inputs.size(), 2u);
+  EXPECT_EQ(c.onnx.nodes[0].inputs[1].name, "w0");
+  ASSERT_EQ(c.onnx.nodes[1].outputs.size(), 1u);
+  EXPECT_EQ(c.onnx.nodes[1].outputs[0].name, "z");
+  EXPECT_EQ(c.onnx.nodes[1].outputs[0].dims, (std::vector<int64_t>{1, 4, 8, 8}));
+  ASSERT_EQ(c.onnx.initializers.size(), 1u);
+  EXPECT_EQ(c.onnx.initializers[0].name, "w0");
+  EXPECT_EQ(c.onnx.initializers[0].dims, (std::vector<int64_t>{4, 3, 3, 3}));
+}
+
 // --- TRT 10 Metadata -----------------------------------------------------------------------
 
 TEST(ProvenanceMetadata, Trt10MetadataWinsOverTheName) {

@@ -663,7 +663,10 @@ void Assembler::onnx_layer_count(LayerCount count) {
   capture_.onnx.layer_counts.push_back(std::move(count));
 }
 
-void Assembler::onnx_model(OnnxModel model) { merge_onnx_model(capture_.onnx, std::move(model)); }
+void Assembler::onnx_model(OnnxModel model) {
+  merge_onnx_model(capture_.onnx, std::move(model));
+  parse_index_ = {};  // the lists are new
+}
 
 namespace {
 void note_log_source(OnnxModel& m, const std::string& path) {
@@ -672,17 +675,35 @@ void note_log_source(OnnxModel& m, const std::string& path) {
     if (s == src) return;
   m.sources.push_back(std::move(src));
 }
-int find_node_index(const OnnxModel& m, const std::string& name) {
-  for (size_t i = m.nodes.size(); i-- > 0;)
-    if (m.nodes[i].name == name) return int(i);
-  return -1;
-}
 OnnxValue* find_value(std::vector<OnnxValue>& vs, const std::string& name) {
   for (auto& v : vs)
     if (v.name == name) return &v;
   return nullptr;
 }
 }  // namespace
+
+Assembler::ParseIndex& Assembler::parse_index() {
+  const OnnxModel& m = capture_.onnx;
+  ParseIndex& x = parse_index_;
+  if (x.nodes_seen > m.nodes.size() || x.initializers_seen > m.initializers.size()) x = {};
+  for (; x.nodes_seen < m.nodes.size(); ++x.nodes_seen)
+    x.nodes[m.nodes[x.nodes_seen].name] = x.nodes_seen;
+  for (; x.initializers_seen < m.initializers.size(); ++x.initializers_seen)
+    x.initializers.emplace(m.initializers[x.initializers_seen].name, x.initializers_seen);
+  return x;
+}
+
+int Assembler::find_parse_node(const std::string& name) {
+  const ParseIndex& x = parse_index();
+  auto it = x.nodes.find(name);
+  return it == x.nodes.end() ? -1 : int(it->second);
+}
+
+OnnxValue* Assembler::find_parse_initializer(const std::string& name) {
+  const ParseIndex& x = parse_index();
+  auto it = x.initializers.find(name);
+  return it == x.initializers.end() ? nullptr : &capture_.onnx.initializers[it->second];
+}
 
 void Assembler::onnx_parse_node(const std::string& name, const std::string& op, SourceLoc where) {
   OnnxModel& m = capture_.onnx;
@@ -691,7 +712,7 @@ void Assembler::onnx_parse_node(const std::string& name, const std::string& op, 
   int i = onnx_parse_current_ >= 0 && size_t(onnx_parse_current_ + 1) < m.nodes.size() &&
                   m.nodes[size_t(onnx_parse_current_ + 1)].name == name
               ? onnx_parse_current_ + 1
-              : find_node_index(m, name);
+              : find_parse_node(name);
   if (i < 0) {
     OnnxNode n;
     n.name = name;
@@ -711,9 +732,9 @@ void Assembler::onnx_parse_node_io(const std::string& node, bool outputs,
   // Initializers are named by "Importing initializer" lines; their shapes come from here.
   if (!outputs)
     for (const auto& v : values)
-      if (OnnxValue* init = find_value(m.initializers, v.name); init && !init->has_dims) *init = v;
+      if (OnnxValue* init = find_parse_initializer(v.name); init && !init->has_dims) *init = v;
   int i = onnx_parse_current_;
-  if (i < 0 || m.nodes[size_t(i)].name != node) i = find_node_index(m, node);
+  if (i < 0 || m.nodes[size_t(i)].name != node) i = find_parse_node(node);
   if (i < 0) return;  // an excerpt without the node's "Parsing node" line
   (outputs ? m.nodes[size_t(i)].outputs : m.nodes[size_t(i)].inputs) = std::move(values);
 }
@@ -728,7 +749,7 @@ void Assembler::onnx_parse_kernel(std::vector<int64_t> kernel, int64_t num_outpu
 void Assembler::onnx_parse_initializer(const std::string& name) {
   OnnxModel& m = capture_.onnx;
   note_log_source(m, path_);
-  if (!find_value(m.initializers, name)) m.initializers.push_back(OnnxValue{name, "", {}, false});
+  if (!find_parse_initializer(name)) m.initializers.push_back(OnnxValue{name, "", {}, false});
 }
 
 void Assembler::onnx_parse_graph_input(OnnxValue value) {
@@ -816,6 +837,7 @@ void Assembler::attach_devices() {
 void Assembler::finish(unsigned threads) {
   if (listing_open_) end_listing();
   sync_open_run();
+  parse_index_ = {};
   attach_devices();
   // Profiles first: a profile without any listing becomes the build that the same log's memory
   // figures describe.
