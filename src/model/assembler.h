@@ -117,18 +117,6 @@ class Assembler {
   void onnx_parse_graph_input(OnnxValue value);
   void onnx_parse_graph_output(const std::string& name);
   int onnx_parse_current_ = -1;  // index into capture().onnx.nodes of the node being parsed
-  // The parse trace's names: a log of a large model names tens of thousands of nodes and
-  // initializers, and a scan of the lists per line was quadratic. Caught up with the lists as the
-  // trace appends to them; cleared when a model file's lists replace them.
-  struct ParseIndex {
-    std::unordered_map<std::string, size_t> nodes;         // name -> its last node
-    std::unordered_map<std::string, size_t> initializers;  // name -> its first initializer
-    size_t nodes_seen = 0, initializers_seen = 0;
-  };
-  ParseIndex parse_index_;
-  ParseIndex& parse_index();
-  int find_parse_node(const std::string& name);
-  OnnxValue* find_parse_initializer(const std::string& name);
 
 
   // --- device placement, DLA fallbacks, build tuner ---
@@ -145,6 +133,18 @@ class Assembler {
   const std::string& current_path() const { return path_; }
 
  private:
+  // The parse trace's names: a log of a large model names tens of thousands of nodes and
+  // initializers, and a scan of the lists per line was quadratic. Caught up with the lists as the
+  // trace appends to them; cleared when a model file's lists replace them.
+  struct ParseIndex {
+    std::unordered_map<std::string, size_t> nodes;         // name -> its last node
+    std::unordered_map<std::string, size_t> initializers;  // name -> its first initializer
+    size_t nodes_seen = 0, initializers_seen = 0;
+  };
+  ParseIndex parse_index_;
+  ParseIndex& parse_index();
+  int find_parse_node(const std::string& name);
+  OnnxValue* find_parse_initializer(const std::string& name);
   Build* enrichment_target(const Build& listing);
   void attach_devices();
   RunInfo* open_run();  // the run of the current input and trtexec run, if one was made
