@@ -23,32 +23,43 @@ const char* to_string(NodeFate f) {
 namespace {
 
 // The first element named `name`. The index is rebuilt when the vector moved or changed size;
-// a probe compares the element's current name, so a renamed element is never a wrong hit.
+// a probe compares the element's current name, so a renamed element is never a wrong hit. Each
+// slot keeps the upper half of its name's hash beside the position: a probe compares a name
+// (a random read of a large element and its text) only when the two halves agree, so a miss
+// and most collisions never touch the elements.
 template <class T, class Index>
 const T* lookup(const std::vector<T>& items, Index& index, const std::string& name) {
   if (items.empty()) return nullptr;  // (an empty vector may have the null data of a fresh index)
   std::hash<std::string_view> hash;
+  constexpr auto tag = [](size_t h) { return uint64_t(h >> 32) << 32; };
   if (index.data != items.data() || index.size != items.size()) {
     index.data = items.data();
     index.size = items.size();
     size_t cap = 16;
     while (cap < items.size() * 2) cap *= 2;
     index.slots.assign(cap, 0);
-    for (size_t i = 0; i < items.size(); ++i)
-      for (size_t s = hash(items[i].name) & (cap - 1);; s = (s + 1) & (cap - 1)) {
-        uint32_t& slot = index.slots[s];
+    for (size_t i = 0; i < items.size(); ++i) {
+      const size_t h = hash(items[i].name);
+      for (size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        uint64_t& slot = index.slots[s];
         if (!slot) {
-          slot = uint32_t(i + 1);
+          slot = tag(h) | uint32_t(i + 1);
           break;
         }
-        if (items[slot - 1].name == items[i].name) break;  // the first of a name wins
+        if ((slot & ~uint64_t{0xffffffff}) == tag(h) &&
+            items[uint32_t(slot) - 1].name == items[i].name)
+          break;  // the first of a name wins
       }
+    }
   }
   const size_t mask = index.slots.size() - 1;
-  for (size_t s = hash(name) & mask;; s = (s + 1) & mask) {
-    uint32_t slot = index.slots[s];
+  const size_t h = hash(name);
+  for (size_t s = h & mask;; s = (s + 1) & mask) {
+    const uint64_t slot = index.slots[s];
     if (!slot) return nullptr;
-    if (items[slot - 1].name == name) return &items[slot - 1];
+    if ((slot & ~uint64_t{0xffffffff}) != tag(h)) continue;
+    const T& item = items[uint32_t(slot) - 1];
+    if (item.name == name) return &item;
   }
 }
 

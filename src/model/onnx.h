@@ -136,13 +136,14 @@ struct OnnxModel {
   void index() const;
 
  private:
-  // Open addressing over positions (0 = empty, else position + 1), probed by comparing the
-  // element's own name: no copy of each name as a key (a map of strings was 160 B a node, and
-  // an engine named only by its layers has two nodes a layer).
+  // Open addressing over positions (low half: 0 = empty, else position + 1; high half: the
+  // upper half of the name's hash), probed by comparing the element's own name: no copy of each
+  // name as a key (a map of strings was 160 B a node, and an engine named only by its layers
+  // has two nodes a layer).
   struct Index {
     const void* data = nullptr;
     size_t size = 0;
-    std::vector<uint32_t> slots;
+    std::vector<uint64_t> slots;
   };
   mutable Index node_index_, initializer_index_;
 };
