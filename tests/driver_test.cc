@@ -2,6 +2,7 @@
 // prefilters) must give exactly what running every grammar pattern gives.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -135,7 +136,7 @@ TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
                         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log",
                         "core/bad_line.log", "memory/several_builds.log", "capture/runtime.log",
                         "provenance/small_build.log", "core/tactics.log",
-                        "core/tactic_shortcut.log"})
+                        "core/tactic_shortcut.log", "core/timing_block_ends.log"})
     expect_block_modes_agree(fixture(f));
 }
 
@@ -166,6 +167,32 @@ TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
   }
 }
 
+// Where timing blocks end, by hand from the fixture: the first block takes lines 6-10 (a tactic
+// line at warning level, a memory warning, a skipped tactic) and ends at its "profiling
+// completed" line; the second ends at the information line 15; the last runner (line 17) times
+// 0x8 and 0x9, and the tactic line after its "profiling completed" line is no longer its own.
+TEST(LogDriver, TimingBlocksEndAtTheLinesTheyRefuse) {
+  ReadLimits limits;
+  for (size_t block : {size_t(0), size_t(64), size_t(1) << 20}) {
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads));
+      limits.log_block_bytes = block;
+      limits.threads = threads;
+      auto grammar = Grammar::load();
+      Capture c = load_capture({fixture("core/timing_block_ends.log")}, *grammar, limits);
+      ASSERT_EQ(c.runs.size(), 1u);
+      ASSERT_TRUE(c.runs[0].tactic);
+      const TacticAttempt& t = *c.runs[0].tactic;
+      EXPECT_EQ(t.node, "Conv_0");
+      EXPECT_EQ(t.runner, "CaskGemmConvolution");
+      EXPECT_EQ(t.line, 17u);
+      EXPECT_EQ(t.tried, 2u);
+      EXPECT_EQ(t.tactics,
+                (std::vector<std::string>{"0x0000000000000008", "0x0000000000000009"}));
+    }
+  }
+}
+
 // The log sections and their screen over the built-in grammar, as a reader builds them.
 struct Screen {
   explicit Screen(const std::string& path = "x") : ctx{*grammar, out, path} {}
@@ -189,6 +216,42 @@ void add_random_lines(std::vector<std::string>& lines, uint64_t seed,
     for (size_t k = 0; k < n; ++k) l += alphabet[(next() >> 35) % alphabet.size()];
     lines.push_back(l);
   }
+}
+
+// refuses() is a promise the driver acts on without reading the line again: every line the
+// body section refuses on a worker thread, the open section's next() refuses and
+// may_resume_after() does not hold. Lines of every kind a timing block meets, at random.
+TEST(LogDriver, LinesTheBodySectionRefusesEndItsBlock) {
+  Screen s;
+  LogSection* body = s.screen.body_section();
+  ASSERT_NE(body, nullptr);
+  const std::vector<std::string> names = body->triggers();
+  const size_t runner = size_t(std::find(names.begin(), names.end(), "tactic_timing_runner") -
+                               names.begin());
+  ASSERT_LT(runner, names.size());
+  const std::string banner =
+      "[03/11/2024-10:00:02] [V] [TRT] --------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])";
+  std::vector<std::string> lines;
+  add_random_lines(lines, 11,
+                   {"[03/11/2024-10:00:02] [V] [TRT] ", "[03/11/2024-10:00:02] [W] [TRT] ",
+                    "[03/11/2024-10:00:02] [E] [TRT] ", "[03/11/2024-10:00:02] [I] ",
+                    "[03/11/2024-10:00:02] [V] [TRT] Tactic", "Tactic: 0x", "Skipping tactic ",
+                    "[03/11/2024-10:00:02] [V] [TRT] Skipping tactic ", "[F] ", "  ", ""},
+                   "Tactic: 0x0123456789abcdefName []WEVIF\x1b", 48);
+  size_t refused = 0, taken = 0;
+  for (const std::string& text : lines) {
+    ASSERT_TRUE(body->start(runner, s.screen.line(banner, 1)));
+    const LogLine l = s.screen.line(text, 2);
+    if (!body->refuses(l)) {
+      taken += body->next(l);
+      continue;
+    }
+    ++refused;
+    EXPECT_FALSE(body->next(l)) << text;
+    EXPECT_FALSE(body->may_resume_after(l)) << text;
+  }
+  EXPECT_GT(refused, 1000u);
+  EXPECT_GT(taken, 1000u);
 }
 
 // The screen reads the usual tactic line without looking for triggers, but only where no

@@ -83,8 +83,16 @@ class Dispatcher {
         hit = int(at.trigger);
         take(at.length, at.next);
       } else if (other < b.others.size() && b.others[other].offset == pos) {
-        take(b.others[other].length, b.others[other].next);
-        ++other;
+        const ScreenedBlock::Other& o = b.others[other++];
+        if (o.refused && active_ && active_ == screen_.body_section()) {
+          // The open body section would refuse the line and not hold it, and no trigger
+          // matched it: dispatching it would only end the section, so it is not read again.
+          close();
+          pos = o.next;
+          ++index;
+          continue;
+        }
+        take(o.length, o.next);
       } else if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) {
         break;
       }

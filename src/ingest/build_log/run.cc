@@ -388,6 +388,12 @@ class RunSection : public LogSection {
     return line.message.rfind(kSkipping, 0) == 0;
   }
 
+  // What next() takes: tactic lines, warnings and errors, skipped tactics.
+  bool refuses(const LogLine& line) const override {
+    return line.severity != 'W' && line.severity != 'E' && line.severity != 'F' &&
+           line.message.rfind("Tactic", 0) != 0 && line.message.rfind(kSkipping, 0) != 0;
+  }
+
   bool has_body() const override { return true; }
   Body body_line(const LogLine& line, uint64_t& value) const override {
     std::string id;

@@ -601,7 +601,8 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
   if (kind != LogSection::Body::No)
     add_body(b, l.prefixed, true, kind, value, index, pos, next);
   else
-    b.others.push_back({uint32_t(pos), uint32_t(length), uint32_t(next)});
+    b.others.push_back(
+        {uint32_t(pos), uint32_t(length), uint32_t(next), body_ && body_->refuses(l)});
 }
 
 // The body section's usual line at `pos`, read straight from the block (see fast_read_): false

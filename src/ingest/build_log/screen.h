@@ -65,9 +65,11 @@ struct ScreenedBlock {
   std::vector<Body> bodies;
   std::vector<uint64_t> values;
   // The other lines the screen read whole (no trigger, no body line), for an open section:
-  // where each starts, its length without the line end, where the next starts.
+  // where each starts, its length without the line end, where the next starts, and whether the
+  // body section refuses it (LogSection::refuses).
   struct Other {
     uint32_t offset, length, next;
+    bool refused;
   };
   std::vector<Other> others;
   std::vector<uint32_t> truncated;  // indexes of lines cut at the line limit

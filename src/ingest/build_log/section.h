@@ -46,6 +46,11 @@ class LogSection {
   // a later line it is told how many it missed, otherwise it ends and the held lines are read
   // as if it had ended at the first of them.
   virtual bool may_resume_after(const LogLine&) { return false; }
+  // True when next() would refuse the line and may_resume_after() would not hold it, decided
+  // from the line alone (the screen asks on its worker threads, so it must not touch the
+  // section's state). False when unsure. The driver then ends the section at such a line
+  // without reading it again: most lines between a verbose log's timing blocks are of this kind.
+  virtual bool refuses(const LogLine&) const { return false; }
   virtual void interleaved(uint64_t /*count*/, uint64_t /*first_line*/) {}
   virtual void end() {}
   // The log ended (after end(), if the section was open).
