@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -132,12 +133,37 @@ std::string expect_block_modes_agree(const std::string& path, ReadLimits base = 
 }
 
 TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
-  for (const char* f : {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
-                        "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log",
-                        "core/bad_line.log", "memory/several_builds.log", "capture/runtime.log",
-                        "provenance/small_build.log", "core/tactics.log",
-                        "core/tactic_shortcut.log", "core/timing_block_ends.log"})
+  for (const char* f :
+       {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
+        "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log",
+        "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log",
+        "core/tactics.log", "core/tactic_shortcut.log", "core/timing_block_ends.log"})
     expect_block_modes_agree(fixture(f));
+}
+
+// Reads `name` (a fixture) line by line and in 64-byte and 1 MiB blocks, with one and two
+// threads, and hands each reading's capture to `check`.
+void for_each_block_mode(const std::string& name,
+                         const std::function<void(const Capture&)>& check) {
+  ReadLimits limits;
+  for (size_t block : {size_t(0), size_t(64), size_t(1) << 20}) {
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads));
+      limits.log_block_bytes = block;
+      limits.threads = threads;
+      auto grammar = Grammar::load();
+      check(load_capture({fixture(name)}, *grammar, limits));
+    }
+  }
+}
+
+// The last tactic attempt of the capture's one run, or null (a failure then).
+const TacticAttempt* last_attempt(const Capture& c) {
+  if (c.runs.size() != 1 || !c.runs[0].tactic) {
+    ADD_FAILURE() << c.runs.size() << " runs; one with a tactic attempt expected";
+    return nullptr;
+  }
+  return &*c.runs[0].tactic;
 }
 
 // The tactics of the last Timing Runner, counted by hand from the fixture: lines 13-19 after the
@@ -145,26 +171,17 @@ TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
 // hex digits (kept as written), line 18 is coloured, line 19 has no log prefix; line 20 is no
 // tactic line (its name holds a space) and ends the block.
 TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
-  ReadLimits limits;
-  for (size_t block : {size_t(0), size_t(64), size_t(1) << 20}) {
-    for (unsigned threads : {1u, 2u}) {
-      SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads));
-      limits.log_block_bytes = block;
-      limits.threads = threads;
-      auto grammar = Grammar::load();
-      Capture c = load_capture({fixture("core/tactics.log")}, *grammar, limits);
-      ASSERT_EQ(c.runs.size(), 1u);
-      ASSERT_TRUE(c.runs[0].tactic);
-      const TacticAttempt& t = *c.runs[0].tactic;
-      EXPECT_EQ(t.node, "Conv_2");
-      EXPECT_EQ(t.runner, "CudnnConvolution");  // "(CudnnConvolution[0x80000000])"
-      EXPECT_EQ(t.line, 12u);
-      EXPECT_EQ(t.tactics, (std::vector<std::string>{
-                               "0x0000000000000000", "0xfffffffffffffffd", "0x0000000000000004",
-                               "0x1ffffffffffffffff", "0x0000000000000006", "0x0000000000000007"}));
-      EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
-    }
-  }
+  for_each_block_mode("core/tactics.log", [](const Capture& c) {
+    const TacticAttempt* t = last_attempt(c);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->node, "Conv_2");
+    EXPECT_EQ(t->runner, "CudnnConvolution");  // "(CudnnConvolution[0x80000000])"
+    EXPECT_EQ(t->line, 12u);
+    EXPECT_EQ(t->tactics, (std::vector<std::string>{"0x0000000000000000", "0xfffffffffffffffd",
+                                                    "0x0000000000000004", "0x1ffffffffffffffff",
+                                                    "0x0000000000000006", "0x0000000000000007"}));
+    EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
+  });
 }
 
 // Where timing blocks end, by hand from the fixture: the first block takes lines 6-10 (a tactic
@@ -172,25 +189,15 @@ TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
 // completed" line; the second ends at the information line 15; the last runner (line 17) times
 // 0x8 and 0x9, and the tactic line after its "profiling completed" line is no longer its own.
 TEST(LogDriver, TimingBlocksEndAtTheLinesTheyRefuse) {
-  ReadLimits limits;
-  for (size_t block : {size_t(0), size_t(64), size_t(1) << 20}) {
-    for (unsigned threads : {1u, 2u}) {
-      SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads));
-      limits.log_block_bytes = block;
-      limits.threads = threads;
-      auto grammar = Grammar::load();
-      Capture c = load_capture({fixture("core/timing_block_ends.log")}, *grammar, limits);
-      ASSERT_EQ(c.runs.size(), 1u);
-      ASSERT_TRUE(c.runs[0].tactic);
-      const TacticAttempt& t = *c.runs[0].tactic;
-      EXPECT_EQ(t.node, "Conv_0");
-      EXPECT_EQ(t.runner, "CaskGemmConvolution");
-      EXPECT_EQ(t.line, 17u);
-      EXPECT_EQ(t.tried, 2u);
-      EXPECT_EQ(t.tactics,
-                (std::vector<std::string>{"0x0000000000000008", "0x0000000000000009"}));
-    }
-  }
+  for_each_block_mode("core/timing_block_ends.log", [](const Capture& c) {
+    const TacticAttempt* t = last_attempt(c);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->node, "Conv_0");
+    EXPECT_EQ(t->runner, "CaskGemmConvolution");
+    EXPECT_EQ(t->line, 17u);
+    EXPECT_EQ(t->tried, 2u);
+    EXPECT_EQ(t->tactics, (std::vector<std::string>{"0x0000000000000008", "0x0000000000000009"}));
+  });
 }
 
 // The log sections and their screen over the built-in grammar, as a reader builds them.
@@ -226,11 +233,12 @@ TEST(LogDriver, LinesTheBodySectionRefusesEndItsBlock) {
   LogSection* body = s.screen.body_section();
   ASSERT_NE(body, nullptr);
   const std::vector<std::string> names = body->triggers();
-  const size_t runner = size_t(std::find(names.begin(), names.end(), "tactic_timing_runner") -
-                               names.begin());
+  const size_t runner =
+      size_t(std::find(names.begin(), names.end(), "tactic_timing_runner") - names.begin());
   ASSERT_LT(runner, names.size());
   const std::string banner =
-      "[03/11/2024-10:00:02] [V] [TRT] --------------- Timing Runner: Conv_0 (CaskConvolution[0x80000009])";
+      "[03/11/2024-10:00:02] [V] [TRT] --------------- Timing Runner: Conv_0 "
+      "(CaskConvolution[0x80000009])";
   std::vector<std::string> lines;
   add_random_lines(lines, 11,
                    {"[03/11/2024-10:00:02] [V] [TRT] ", "[03/11/2024-10:00:02] [W] [TRT] ",
