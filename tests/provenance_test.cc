@@ -53,6 +53,47 @@ const OnnxNode& node(const Capture& c, const std::string& name) {
 
 // --- layer names ---------------------------------------------------------------------------
 
+// The model's name index, against names made here: every node and initializer is found by its
+// name and no absent name is, the first of two nodes of one name wins, a node renamed in place
+// is no longer found by its old name, and a node added later is found (the index is rebuilt).
+TEST(OnnxModelIndex, FindsEachNameAndNoOther) {
+  OnnxModel m;
+  const int n = 50000;
+  for (int i = 0; i < n; ++i) {
+    OnnxNode node;
+    node.name = "block" + std::to_string(i / 10) + "/conv" + std::to_string(i);
+    node.op = "Conv";
+    node.index = i;
+    m.nodes.push_back(std::move(node));
+    m.initializers.push_back(OnnxValue{"w" + std::to_string(i), "", {}, false});
+  }
+  OnnxNode twin;
+  twin.name = "block0/conv3";
+  twin.op = "Relu";
+  m.nodes.push_back(twin);
+  for (int i = 0; i < n; ++i) {
+    const std::string name = "block" + std::to_string(i / 10) + "/conv" + std::to_string(i);
+    const OnnxNode* found = m.find(name);
+    ASSERT_TRUE(found) << name;
+    EXPECT_EQ(found->index, i);
+    EXPECT_EQ(found->op, "Conv");
+    EXPECT_TRUE(m.is_initializer("w" + std::to_string(i)));
+    EXPECT_FALSE(m.find("block" + std::to_string(i / 10) + "/conv" + std::to_string(i + n)));
+    EXPECT_FALSE(m.is_initializer("w" + std::to_string(i) + "x"));
+  }
+  EXPECT_FALSE(m.find(""));
+  m.nodes[5].name = "renamed";
+  EXPECT_FALSE(m.find("block0/conv5"));
+  OnnxNode late;
+  late.name = "late";
+  late.index = n + 1;
+  m.nodes.push_back(late);
+  ASSERT_TRUE(m.find("late"));
+  EXPECT_EQ(m.find("late")->index, n + 1);
+  ASSERT_TRUE(m.find("renamed"));
+  EXPECT_EQ(m.find("renamed")->index, 5);
+}
+
 TEST(LayerNames, SplitsVerticalAndHorizontalFusionAtDepthZero) {
   EXPECT_EQ(fused_node_names("Conv_0 + Relu_1"), (Names{"Conv_0", "Relu_1"}));
   EXPECT_EQ(fused_node_names("Conv_2 || Conv_3"), (Names{"Conv_2", "Conv_3"}));

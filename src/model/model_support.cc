@@ -31,7 +31,8 @@ template <class T, class Index>
 const T* lookup(const std::vector<T>& items, Index& index, const std::string& name) {
   if (items.empty()) return nullptr;  // (an empty vector may have the null data of a fresh index)
   std::hash<std::string_view> hash;
-  constexpr auto tag = [](size_t h) { return uint64_t(h >> 32) << 32; };
+  // (0 where size_t has 32 bits: every probe then compares names, as before)
+  constexpr auto tag = [](size_t h) { return uint64_t(h) >> 32 << 32; };
   if (index.data != items.data() || index.size != items.size()) {
     index.data = items.data();
     index.size = items.size();
