@@ -81,7 +81,7 @@ bool read_error_line(LogContext& ctx, const LogLine& line) {
     r.origin = origin;
     r.code = std::stoi(code.substr(0, 9));
     split_category(rest, r);
-  } else if (line.severity == 'E' || line.severity == 'W' || line.severity == 'F') {
+  } else if (line.alarm()) {
     if (RE2::PartialMatch(msg, g.re("record_origin"), &origin, &rest)) {
       r.origin = origin;
       r.message = rest;

@@ -241,7 +241,7 @@ enum Trigger {
 };
 
 class RunSection : public LogSection {
-  static constexpr std::string_view kSkipping = "Skipping tactic ";
+  static constexpr std::string_view kTactic = "Tactic", kSkipping = "Skipping tactic ";
 
  public:
   using LogSection::LogSection;
@@ -372,7 +372,7 @@ class RunSection : public LogSection {
   // After a Timing Runner: its tactic lines. Warnings among them (skipped tactics, memory) are
   // read as records without closing the block.
   bool next(const LogLine& line) override {
-    if (line.message.rfind("Tactic", 0) == 0) {
+    if (line.message.rfind(kTactic, 0) == 0) {
       uint64_t value = 0;
       std::string id;
       if (read_tactic_line(line.message, value, id)) {
@@ -382,26 +382,23 @@ class RunSection : public LogSection {
         return true;
       }
     }
-    if (line.severity == 'W' || line.severity == 'E' || line.severity == 'F')
-      return read_error_line(ctx_, line);
+    if (line.alarm()) return read_error_line(ctx_, line);
     // 8.6 logs a tactic it skips for lack of memory at verbose level, among the timed ones.
     return line.message.rfind(kSkipping, 0) == 0;
   }
 
   // What next() takes: tactic lines, warnings and errors, skipped tactics.
   bool refuses(const LogLine& line) const override {
-    return line.severity != 'W' && line.severity != 'E' && line.severity != 'F' &&
-           line.message.rfind("Tactic", 0) != 0 && line.message.rfind(kSkipping, 0) != 0;
+    return !line.alarm() && line.message.rfind(kTactic, 0) != 0 &&
+           line.message.rfind(kSkipping, 0) != 0;
   }
 
   bool has_body() const override { return true; }
   Body body_line(const LogLine& line, uint64_t& value) const override {
     std::string id;
-    if (line.message.rfind("Tactic", 0) == 0 && read_tactic_line(line.message, value, id))
+    if (line.message.rfind(kTactic, 0) == 0 && read_tactic_line(line.message, value, id))
       return id.empty() ? Body::Value : Body::No;
-    if (line.severity != 'W' && line.severity != 'E' && line.severity != 'F' &&
-        line.message.rfind(kSkipping, 0) == 0)
-      return Body::NoValue;
+    if (!line.alarm() && line.message.rfind(kSkipping, 0) == 0) return Body::NoValue;
     return Body::No;
   }
   FastBody fast_body() const override {

@@ -492,9 +492,7 @@ int LogScreen::match(const LogLine& line, const Holds& holds) const {
     if (!found && always_gated_ && (holds.get() & always_bits_) == 0) found = true;  // none can
   }
   if (!found) first_match(always_, line, holds, hit);
-  if (hit < 0 && error_trigger_ >= 0 &&
-      (line.severity == 'E' || line.severity == 'W' || line.severity == 'F'))
-    hit = error_trigger_;
+  if (hit < 0 && error_trigger_ >= 0 && line.alarm()) hit = error_trigger_;
   return hit;
 }
 

@@ -20,6 +20,8 @@ struct LogLine {
   uint64_t number = 0;
   char severity = 0;  // 'V' 'I' 'W' 'E' 'F', or 0 when the line had no severity tag
   bool prefixed = false;  // the line carried a log prefix (time stamp, severity, [TRT] ...)
+  // A warning, an error or a fatal line ([W], [E], [F]).
+  bool alarm() const { return severity == 'W' || severity == 'E' || severity == 'F'; }
 };
 
 struct LogContext {
