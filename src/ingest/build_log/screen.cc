@@ -667,7 +667,15 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   std::string scratch_text;
   const bool check = check_body_.load(std::memory_order_relaxed);
   FastLine fast;
+  // The bytes a page ahead of the line are asked for before they are read: the hardware's
+  // prefetcher stops at each 4 KiB page of the mapping, and the screen otherwise waited on
+  // memory at the start of most lines (a sixth of the CPU on the large-engine log, over a
+  // quarter on the small-engine one).
+  constexpr size_t kAhead = 4096, kCacheLine = 64;
+  size_t fetched = 0;
   for (size_t pos = 0; pos < size;) {
+    for (const size_t ahead = std::min(size, pos + kAhead); fetched < ahead; fetched += kCacheLine)
+      __builtin_prefetch(data + fetched);
     if (fast_read_ && fast_line(b, pos, max_line, fast)) {
       const size_t eol = pos + fast.line.text.size();
       const size_t next = next_line(data, size, eol, b.has_cr);
