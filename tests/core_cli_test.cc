@@ -249,5 +249,45 @@ TEST(CoreCli, LargeLogGeneratorMakesReadableLogs) {
   std::remove(log.c_str());
 }
 
+// `--tactics 1` writes the per-layer lines with one timed tactic a runner (the shape that
+// measures what a log costs beside its tactic lines): a skipped tactic never leaves a runner
+// without its timing.
+TEST(CoreCli, LargeLogGeneratorTimesOneTacticPerRunner) {
+  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  char tmpl[] = "/tmp/trtlens-biglog-XXXXXX";
+  int fd = mkstemp(tmpl);
+  ::close(fd);
+  const std::string log = tmpl;
+  ASSERT_EQ(std::system(("python3 " + shell_quote(source_dir() + "/tools/make_large_log.py") +
+                         " --size-mb 1 --tactics 1 -o " + shell_quote(log))
+                            .c_str()),
+            0);
+  std::ifstream f(log);
+  std::string line;
+  size_t runners = 0, completed = 0, lines = 0;
+  size_t in_runner = 0;  // tactic lines since the last Timing Runner
+  bool open = false;
+  while (std::getline(f, line)) {
+    ++lines;
+    if (line.find("- Timing Runner: ") != std::string::npos) {
+      ++runners;
+      open = true;
+      in_runner = 0;
+    } else if (line.find("] Tactic Name: ") != std::string::npos) {
+      ++in_runner;
+    } else if (open && line.find(") profiling completed in ") != std::string::npos) {
+      ++completed;
+      EXPECT_EQ(in_runner, 1u) << "runner " << runners;
+      open = false;
+    }
+  }
+  EXPECT_GT(runners, 100u);
+  EXPECT_EQ(completed, runners);
+  auto doc = json_of(shell_quote(log));
+  EXPECT_EQ(doc["inputs"][0]["lines"], lines);
+  EXPECT_EQ(doc["inputs"][0]["unrecognized"], 0);
+  std::remove(log.c_str());
+}
+
 }  // namespace
 }  // namespace trtlens::test
