@@ -1,17 +1,37 @@
 #include "analysis/layer_names.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdint>
+#include <cstring>
 
 #include "model/values.h"
 
 namespace trtlens {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+// Written without substr(), whose range check kept these from being inlined: they run on
+// every layer name several times in an analysis.
+inline bool starts_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && std::memcmp(s.data(), p.data(), p.size()) == 0;
 }
+inline bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() &&
+         std::memcmp(s.data() + s.size() - p.size(), p.data(), p.size()) == 0;
+}
+
+// What split_fused() looks at in a byte: an opening or closing bracket, or the first byte of a
+// separator (' ' or ','); most bytes of a name are none of these.
+enum ByteClass : uint8_t { kPlain, kOpen, kClose, kSeparator };
+constexpr std::array<uint8_t, 256> kByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (unsigned char c : {'(', '[', '{'}) t[c] = kOpen;
+  for (unsigned char c : {')', ']', '}'}) t[c] = kClose;
+  t[' '] = t[','] = kSeparator;
+  return t;
+}();
+inline uint8_t byte_class(char c) { return kByteClass[static_cast<unsigned char>(c)]; }
 
 // Removes a trailing " [profile N]"; returns N or -1.
 int strip_profile(std::string_view& s) {
@@ -45,9 +65,9 @@ size_t matching_close(std::string_view s, size_t open) {
 bool balanced(std::string_view s) {
   int depth = 0;
   for (char c : s) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (depth < 0) return false;
+    const uint8_t k = byte_class(c);
+    if (k == kOpen) ++depth;
+    if (k == kClose && --depth < 0) return false;
   }
   return depth == 0;
 }
@@ -68,14 +88,19 @@ void split_fused(std::string_view s, bool commas, std::vector<std::string>& out)
   int depth = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (track && (c == '(' || c == '[' || c == '{'))
-      ++depth;
-    else if (track && (c == ')' || c == ']' || c == '}') && depth > 0)
-      --depth;
     // Every separator starts with ' ' or ',': other bytes need no comparison (this loop runs
     // over every layer name several times in an analysis).
-    if (depth != 0 || (c != ' ' && c != ',')) continue;
+    const uint8_t k = byte_class(s[i]);
+    if (k == kPlain) continue;
+    if (k == kOpen) {
+      if (track) ++depth;
+      continue;
+    }
+    if (k == kClose) {
+      if (track && depth > 0) --depth;
+      continue;
+    }
+    if (depth != 0) continue;
     size_t sep = 0;
     if (s.compare(i, 3, " + ") == 0)
       sep = 3;
