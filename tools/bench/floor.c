@@ -36,7 +36,8 @@ static void *count(void *arg) {
     }
     if (q - released >= kRelease) {
       /* whole pages only: the neighbouring part's first page is not ours to drop */
-      const unsigned char *from = (const unsigned char *)(((unsigned long)released + 4095) & ~4095UL);
+      const unsigned char *from =
+          (const unsigned char *)(((unsigned long)released + 4095) & ~4095UL);
       const unsigned char *to = (const unsigned char *)((unsigned long)q & ~4095UL);
       if (to > from) madvise((void *)from, (size_t)(to - from), MADV_DONTNEED);
       released = q;
