@@ -1,6 +1,7 @@
 #include "analysis/memory.h"
 
 #include <set>
+#include <unordered_set>
 
 #include "analysis/layer_names.h"
 #include "analysis/liveness.h"
@@ -86,12 +87,13 @@ std::optional<int64_t> int_attr(const Attributes& attrs, const char* key) {
 // Layer kinds that carry no weights of their own (a point-wise chain, a reformat, a copy ...):
 // their weights are zero, not unknown.
 bool weightless_type(const Layer& l) {
-  static const std::set<std::string> kinds = {
+  // Hashed views of literals: a set of strings compared a few names per lookup, on every layer.
+  static const std::unordered_set<std::string_view> kinds = {
       "Reformat", "PointWise",    "PointWiseV2", "ElementWise",   "Shuffle", "NoOp",
       "Pooling",  "Activation",   "Softmax",     "Concatenation", "Slice",   "Reduce",
       "Padding",  "Identity",     "Resize",      "Gather",        "Shape",   "TopK",
       "Unary",    "CudnnPooling", "CaskPooling", "Cast",          "Select"};
-  if (kinds.count(l.type)) return true;
+  if (kinds.count(std::string_view(l.type))) return true;
   // Names such as "PWN(Add_133)" or "Reformatting CopyNode for ..." say so even without a type.
   return l.name.rfind("PWN(", 0) == 0 && l.name.find(" + ") == std::string::npos &&
          l.name.find(" || ") == std::string::npos;
@@ -115,30 +117,30 @@ std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onn
     if (node->inputs.empty() && node->outputs.empty()) {
       // The parse trace was cut before the node's tensors: only ops that never carry weights
       // are known.
-      static const std::set<std::string> weightless = {"Clip",
-                                                       "Relu",
-                                                       "LeakyRelu",
-                                                       "Sigmoid",
-                                                       "Tanh",
-                                                       "HardSigmoid",
-                                                       "HardSwish",
-                                                       "Softmax",
-                                                       "MaxPool",
-                                                       "AveragePool",
-                                                       "GlobalAveragePool",
-                                                       "Reshape",
-                                                       "Transpose",
-                                                       "Flatten",
-                                                       "Identity",
-                                                       "Concat",
-                                                       "Split",
-                                                       "Slice",
-                                                       "Squeeze",
-                                                       "Unsqueeze",
-                                                       "Cast",
-                                                       "Elu",
-                                                       "Selu"};
-      if (!weightless.count(node->op)) return std::nullopt;
+      static const std::unordered_set<std::string_view> weightless = {"Clip",
+                                                                      "Relu",
+                                                                      "LeakyRelu",
+                                                                      "Sigmoid",
+                                                                      "Tanh",
+                                                                      "HardSigmoid",
+                                                                      "HardSwish",
+                                                                      "Softmax",
+                                                                      "MaxPool",
+                                                                      "AveragePool",
+                                                                      "GlobalAveragePool",
+                                                                      "Reshape",
+                                                                      "Transpose",
+                                                                      "Flatten",
+                                                                      "Identity",
+                                                                      "Concat",
+                                                                      "Split",
+                                                                      "Slice",
+                                                                      "Squeeze",
+                                                                      "Unsqueeze",
+                                                                      "Cast",
+                                                                      "Elu",
+                                                                      "Selu"};
+      if (!weightless.count(std::string_view(node->op))) return std::nullopt;
       w.nodes.push_back(name);
       continue;
     }
