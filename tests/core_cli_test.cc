@@ -218,16 +218,26 @@ TEST(CoreGrammar, GrammarDirOverridesOneFile) {
   rmdir(dir.c_str());
 }
 
-TEST(CoreCli, LargeLogGeneratorMakesReadableLogs) {
-  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+// A temporary file written by tools/make_large_log.py with `args`, or "" when it failed.
+std::string generated_log(const std::string& args) {
   char tmpl[] = "/tmp/trtlens-biglog-XXXXXX";
   int fd = mkstemp(tmpl);
+  if (fd < 0) return "";
   ::close(fd);
   const std::string log = tmpl;
-  ASSERT_EQ(std::system(("python3 " + shell_quote(source_dir() + "/tools/make_large_log.py") +
-                         " --size-mb 1 -o " + shell_quote(log))
-                            .c_str()),
-            0);
+  if (std::system(("python3 " + shell_quote(source_dir() + "/tools/make_large_log.py") + " " +
+                   args + " -o " + shell_quote(log))
+                      .c_str()) != 0) {
+    std::remove(log.c_str());
+    return "";
+  }
+  return log;
+}
+
+TEST(CoreCli, LargeLogGeneratorMakesReadableLogs) {
+  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  const std::string log = generated_log("--size-mb 1");
+  ASSERT_FALSE(log.empty());
   // Count what the generator wrote by reading the file here.
   std::ifstream f(log);
   std::string line;
@@ -254,14 +264,8 @@ TEST(CoreCli, LargeLogGeneratorMakesReadableLogs) {
 // without its timing.
 TEST(CoreCli, LargeLogGeneratorTimesOneTacticPerRunner) {
   if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
-  char tmpl[] = "/tmp/trtlens-biglog-XXXXXX";
-  int fd = mkstemp(tmpl);
-  ::close(fd);
-  const std::string log = tmpl;
-  ASSERT_EQ(std::system(("python3 " + shell_quote(source_dir() + "/tools/make_large_log.py") +
-                         " --size-mb 1 --tactics 1 -o " + shell_quote(log))
-                            .c_str()),
-            0);
+  const std::string log = generated_log("--size-mb 1 --tactics 1");
+  ASSERT_FALSE(log.empty());
   std::ifstream f(log);
   std::string line;
   size_t runners = 0, completed = 0, lines = 0;
