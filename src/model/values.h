@@ -10,7 +10,14 @@
 namespace trtlens {
 
 // Without leading and trailing white space (every scanner needs it; one definition).
-std::string_view trim(std::string_view s);
+// White space as the C locale's isspace() has it (trtlens never sets a locale), inline: trim()
+// runs on nearly every line and field it reads, and isspace() is a call through the PLT.
+inline bool ascii_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && ascii_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && ascii_space(s.back())) s.remove_suffix(1);
+  return s;
+}
 
 // Length of the valid UTF-8 sequence at s[i] (no overlongs, surrogates or values past U+10FFFF),
 // or 0 when the byte there does not start one. Readers and escapers share this one judgement.
