@@ -171,12 +171,16 @@ std::optional<Dims> parse_dims(std::string_view text) {
   out.dims.reserve(size_t(std::count(text.begin(), text.end(), ',')) + 1);  // one allocation
   size_t pos = 0;
   int axis = 0;
+  // The items are a few bytes each: a loop finds their ends sooner than a memchr call.
+  auto find = [](std::string_view s, char c, size_t from) {
+    while (from < s.size() && s[from] != c) ++from;
+    return from;
+  };
   while (pos <= text.size()) {
-    size_t end = text.find(',', pos);
-    if (end == std::string_view::npos) end = text.size();
+    const size_t end = find(text, ',', pos);
     std::string_view item = trim(text.substr(pos, end - pos));
     std::string_view width;
-    if (auto colon = item.find(':'); colon != std::string_view::npos) {
+    if (const size_t colon = find(item, ':', 0); colon < item.size()) {
       width = item.substr(colon + 1);
       item = item.substr(0, colon);
     }
