@@ -21,7 +21,7 @@ namespace trtlens {
 namespace {
 
 constexpr int kNotMatched = -2;  // the screen has not looked at this line yet
-constexpr size_t kHitsAhead = 8, kCacheLine = 64;
+constexpr size_t kHitsAhead = 8;
 
 // The stateful half: which section is open, counters, line numbers.
 class Dispatcher {

@@ -10,7 +10,6 @@
 #endif
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 
@@ -152,15 +151,6 @@ bool parse_tactic_line(std::string_view m, std::string_view& id, uint64_t& value
 
 namespace {
 
-// RE2's \w, by table: the runner name of every Timing Runner banner is read back byte by byte.
-constexpr std::array<bool, 256> kWord = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 256; ++c)
-    t[size_t(c)] =
-        (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-  return t;
-}();
-inline bool is_word(char c) { return kWord[static_cast<unsigned char>(c)]; }
 // `m` without its trailing RE2 \s.
 std::string_view trim_end(std::string_view m) {
   while (!m.empty() && re2_space(m.back())) m.remove_suffix(1);
@@ -229,7 +219,7 @@ bool parse_timing_runner(std::string_view m, std::string_view& node, std::string
     end = open - 1;  // the '['
   }
   size_t first = end;
-  while (first > 0 && is_word(t[first - 1])) --first;
+  while (first > 0 && re2_word(t[first - 1])) --first;
   if (first == end || first < 2 || t[first - 1] != '(' || t[first - 2] != ' ') return false;
   node = t.substr(0, first - 2);
   runner = t.substr(first, end - first);

@@ -671,7 +671,7 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   // prefetcher stops at each 4 KiB page of the mapping, and the screen otherwise waited on
   // memory at the start of most lines (a sixth of the CPU on the large-engine log, over a
   // quarter on the small-engine one).
-  constexpr size_t kAhead = 4096, kCacheLine = 64;
+  constexpr size_t kAhead = 4096;
   size_t fetched = 0;
   for (size_t pos = 0; pos < size;) {
     for (const size_t ahead = std::min(size, pos + kAhead); fetched < ahead; fetched += kCacheLine)

@@ -20,6 +20,9 @@ struct hs_scratch;
 
 namespace trtlens {
 
+// The unit of memory the readers ask for ahead of reading it (__builtin_prefetch).
+inline constexpr size_t kCacheLine = 64;
+
 struct Trigger {
   LogSection* section;
   size_t which;  // index into section->triggers()

@@ -4,6 +4,7 @@
 // prefilter, so lines that matter are found without running every pattern on every line.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -113,6 +114,15 @@ inline bool re2_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
 }
 inline bool re2_digit(char c) { return c >= '0' && c <= '9'; }
+// RE2's \w ([0-9A-Za-z_]), by table: names of runners and nodes are read back byte by byte.
+inline constexpr std::array<bool, 256> kRe2Word = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[size_t(c)] =
+        (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  return t;
+}();
+inline bool re2_word(char c) { return kRe2Word[static_cast<unsigned char>(c)]; }
 
 // The id the built-in tactic_line pattern captures, read without RE2 (tactic lines are most of
 // a verbose log); false when the pattern does not match.
