@@ -4,9 +4,6 @@
 #include <array>
 #include <cctype>
 #include <charconv>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 namespace trtlens {
 namespace {
@@ -200,42 +197,6 @@ std::optional<Dims> parse_dims(std::string_view text) {
     pos = end + 1;
   }
   return out;
-}
-
-bool hex16(const char* p, uint64_t& value) {
-#ifdef __SSE2__
-  // Sixteen bytes at once: digit or letter, their nibble values, then pairs of nibbles packed.
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-  const __m128i l = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
-  const __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-  const __m128i is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
-  if (_mm_movemask_epi8(_mm_or_si128(is_d, is_l)) != 0xffff) return false;
-  const __m128i nib = _mm_or_si128(_mm_and_si128(is_d, d),
-                                   _mm_andnot_si128(is_d, _mm_add_epi8(l, _mm_set1_epi8(10))));
-  const __m128i pairs =
-      _mm_or_si128(_mm_slli_epi16(_mm_and_si128(nib, _mm_set1_epi16(0x00ff)), 4),
-                   _mm_srli_epi16(nib, 8));
-  const uint64_t packed = uint64_t(_mm_cvtsi128_si64(_mm_packus_epi16(pairs, pairs)));
-  value = __builtin_bswap64(packed);
-  return true;
-#else
-  uint64_t v = 0;
-  for (int i = 0; i < 16; ++i) {
-    const char c = p[i];
-    unsigned n;
-    if (c >= '0' && c <= '9') {
-      n = unsigned(c - '0');
-    } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
-      n = unsigned((c | 0x20) - 'a' + 10);
-    } else {
-      return false;
-    }
-    v = v << 4 | n;
-  }
-  value = v;
-  return true;
-#endif
 }
 
 bool tactic_value(std::string_view text, uint64_t& value) {

@@ -15,6 +15,10 @@
 #include "ingest/build_log/section.h"
 #include "io/input.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 struct hs_database;
 struct hs_scratch;
 
@@ -181,7 +185,17 @@ class LogScreen {
     LogSection::Body kind;
     uint64_t value;
   };
-  bool fast_line(const ScreenedBlock& b, size_t pos, size_t max_line, FastLine& out) const;
+  // The last usual prefix read, and its severity: the lines of a log share their time stamp
+  // with the lines around them, and 32 equal bytes are checked faster than their shape.
+  struct UsualPrefix {
+#ifdef __SSE2__
+    __m128i first = _mm_setzero_si128(), second = _mm_setzero_si128();
+#endif
+    char last = 0;
+    char severity(const char* p);
+  };
+  bool fast_line(const ScreenedBlock& b, size_t pos, size_t max_line, UsualPrefix& prefix,
+                 FastLine& out) const;
 
   struct LiteralScan {
     hs_database* db = nullptr;
