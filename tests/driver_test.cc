@@ -584,6 +584,11 @@ void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 
         EXPECT_EQ(a.hits[i].offset, b.hits[i].offset);
         EXPECT_EQ(a.hits[i].line, b.hits[i].line);
         EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
+        EXPECT_EQ(a.hits[i].captures, b.hits[i].captures);
+        for (uint8_t k = 0; k < a.hits[i].captures; ++k) {
+          EXPECT_EQ(a.hits[i].captured_at[k], b.hits[i].captured_at[k]);
+          EXPECT_EQ(a.hits[i].captured_size[k], b.hits[i].captured_size[k]);
+        }
       }
       ASSERT_EQ(a.bodies.size(), b.bodies.size());
       for (size_t i = 0; i < a.bodies.size(); ++i) {
@@ -610,6 +615,37 @@ TEST(LogDriver, LiteralScanAgreesWithTheSearchPerLiteral) {
         "core/tactics.log", "core/tactic_shortcut.log"})
     expect_literal_scan_agrees(fixture(f));
   expect_literal_scan_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
+}
+
+// A banner's fields, read by position on the screen's thread, travel with its hit so that the
+// dispatching thread need not read the line again; a line with an ANSI escape keeps none (its
+// message is cut from a copy). The expected fields are the lines' own text, by hand.
+TEST(LogScreen, BannerFieldsTravelWithTheirHit) {
+  Screen s;
+  const std::string text =
+      "[03/11/2024-10:00:01] [V] [TRT] =============== Computing costs for Conv_0 + Relu_1\n"
+      "[03/11/2024-10:00:01] [V] [TRT] --------------- Timing Runner: Conv_0 + Relu_1 "
+      "(CaskConvolution[0x80000009])\n"
+      "[03/11/2024-10:00:01] [V] [TRT] Tactic Name: k1 Tactic: 0x0000000000000001 Time: 0.01\n"
+      "[03/11/2024-10:00:01] [V] [TRT] *************** Autotuning format combination: "
+      "Float(1,1,1,1) -> Half(1,1,1,1) ***************\n"
+      "\x1b[0m[03/11/2024-10:00:02] [V] [TRT] --------------- Timing Runner: Conv_0 "
+      "(CudnnConvolution[0x80000000])\n";
+  ScreenedBlock b;
+  b.bytes = text;
+  s.screen.screen(b, 1 << 20);
+  ASSERT_EQ(b.hits.size(), 4u);
+  auto field = [&](const ScreenedBlock::Hit& h, int k) {
+    return text.substr(h.offset + h.message + h.captured_at[k], h.captured_size[k]);
+  };
+  EXPECT_EQ(b.hits[0].captures, 1);
+  EXPECT_EQ(field(b.hits[0], 0), "Conv_0 + Relu_1");
+  EXPECT_EQ(b.hits[1].captures, 2);
+  EXPECT_EQ(field(b.hits[1], 0), "Conv_0 + Relu_1");
+  EXPECT_EQ(field(b.hits[1], 1), "CaskConvolution");
+  EXPECT_EQ(b.hits[2].captures, 1);
+  EXPECT_EQ(field(b.hits[2], 0), "Float(1,1,1,1) -> Half(1,1,1,1)");
+  EXPECT_EQ(b.hits[3].captures, 0);
 }
 
 // Tactic lines of the shape the screen's shortcut reads without the trigger search, with trigger

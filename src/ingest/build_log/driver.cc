@@ -82,6 +82,7 @@ class Dispatcher {
       }
       // The line's bounds, as the screen found them where it kept them.
       int hit = unchecked ? kNotMatched : -1;
+      const ScreenedBlock::Hit* matched = nullptr;
       auto take = [&](uint32_t length, uint32_t next) {
         raw.text = bytes.substr(pos, std::min<size_t>(length, max_line_));
         raw.truncated = length > max_line_;
@@ -89,9 +90,9 @@ class Dispatcher {
       };
       while (other < b.others.size() && b.others[other].offset < pos) ++other;
       if (h < b.hits.size() && b.hits[h].offset == pos) {
-        const ScreenedBlock::Hit& at = b.hits[h++];
-        hit = int(at.trigger);
-        take(at.length, at.next);
+        matched = &b.hits[h++];
+        hit = int(matched->trigger);
+        take(matched->length, matched->next);
       } else if (other < b.others.size() && b.others[other].offset == pos) {
         const ScreenedBlock::Other& o = b.others[other++];
         if (o.refused && active_ && active_ == screen_.body_section()) {
@@ -106,9 +107,10 @@ class Dispatcher {
       } else if (!block_line(bytes, pos, b.has_cr, max_line_, raw)) {
         break;
       }
-      dispatch(
-          screen_.line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text, lines_ + index + 1),
-          hit, true);
+      LogLine line =
+          screen_.line(b.has_esc ? strip_ansi(raw.text, scratch) : raw.text, lines_ + index + 1);
+      if (matched) take_captures(*matched, line);
+      dispatch(line, hit, true);
       pos = raw.next;
       ++index;
     }
@@ -159,6 +161,17 @@ class Dispatcher {
       if (t.section->start(t.which, line)) active_ = t.section;
     }
     if (!screened && (line.prefixed || hit >= 0)) ++recognized_;
+  }
+
+  // What the worker's position reader captured of a hit's line, as views into the message this
+  // thread stripped: the same bytes, cut the same way (a line with ESC has none).
+  static void take_captures(const ScreenedBlock::Hit& at, LogLine& line) {
+    if (!at.captures || size_t(line.message.data() - line.text.data()) != at.message) return;
+    for (uint8_t i = 0; i < at.captures; ++i) {
+      if (size_t(at.captured_at[i]) + at.captured_size[i] > line.message.size()) return;
+      line.captured[i] = line.message.substr(at.captured_at[i], at.captured_size[i]);
+    }
+    line.captures = at.captures;
   }
 
   // The open section took a line: the lines held before it were interleaved.

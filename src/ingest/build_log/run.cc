@@ -378,7 +378,7 @@ class RunSection : public LogSection {
         phase(RunPhase::TacticSelection, line);
         return false;
       case kComputingCosts:
-        capture(line.message, "tactic_computing_costs", parse_computing_costs, a);
+        capture(line, "tactic_computing_costs", parse_computing_costs, a);
         attempt_ = {};
         new_attempt();
         attempt_.node = a;
@@ -387,15 +387,17 @@ class RunSection : public LogSection {
         return false;
       case kFormatCombination:
         attempt_.formats.clear();
-        capture(line.message, "tactic_format_combination", parse_format_combination,
-                attempt_.formats);
+        capture(line, "tactic_format_combination", parse_format_combination, attempt_.formats);
         new_attempt();
         timing(line);
         return false;
       case kTimingRunner: {
         // Read into the attempt in place: a verbose log has hundreds of thousands of these.
         std::string_view node, runner;
-        if (fast_banners_) {
+        if (fast_banners_ && line.captures == 2) {  // read on the screen's thread
+          node = line.captured[0];
+          runner = line.captured[1];
+        } else if (fast_banners_) {
           parse_timing_runner(line.message, node, runner);
         } else {
           RE2::PartialMatch(line.message, g.re("tactic_timing_runner"), &a, &b);
@@ -501,14 +503,17 @@ class RunSection : public LogSection {
     return true;
   }
 
-  // One capture of a banner: by position with the built-in grammar, else by its pattern.
-  void capture(std::string_view message, const char* pattern,
+  // One capture of a banner: by position with the built-in grammar (on the screen's thread when
+  // it matched there), else by its pattern.
+  void capture(const LogLine& line, const char* pattern,
                bool (*parse)(std::string_view, std::string_view&), std::string& out) const {
-    if (fast_banners_) {
+    if (fast_banners_ && line.captures == 1) {
+      out.assign(line.captured[0]);
+    } else if (fast_banners_) {
       std::string_view v;
-      if (parse(message, v)) out.assign(v);
+      if (parse(line.message, v)) out.assign(v);
     } else {
-      RE2::PartialMatch(message, ctx_.grammar.re(pattern), &out);
+      RE2::PartialMatch(line.message, ctx_.grammar.re(pattern), &out);
     }
   }
 

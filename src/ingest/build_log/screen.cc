@@ -224,25 +224,27 @@ __attribute__((always_inline)) inline LineScan scan_tail(const char* p, const ch
 
 // The triggers on most lines of a verbose log after the tactic lines (one per timing runner and
 // per layer) have position readers the tests hold to their patterns: they decide the match.
-bool (*position_reader(const std::string& name))(std::string_view) {
+// Each sets `n` to the captures it keeps in `v` (at most two).
+bool (*position_reader(const std::string& name))(std::string_view, std::string_view*, uint8_t&) {
   if (name == "tactic_computing_costs")
-    return [](std::string_view m) {
-      std::string_view v;
-      return parse_computing_costs(m, v);
+    return [](std::string_view m, std::string_view* v, uint8_t& n) {
+      n = 1;
+      return parse_computing_costs(m, v[0]);
     };
   if (name == "tactic_format_combination")
-    return [](std::string_view m) {
-      std::string_view v;
-      return parse_format_combination(m, v);
+    return [](std::string_view m, std::string_view* v, uint8_t& n) {
+      n = 1;
+      return parse_format_combination(m, v[0]);
     };
   if (name == "tactic_timing_runner")
-    return [](std::string_view m) {
-      std::string_view a, b;
-      return parse_timing_runner(m, a, b);
+    return [](std::string_view m, std::string_view* v, uint8_t& n) {
+      n = 2;
+      return parse_timing_runner(m, v[0], v[1]);
     };
   if (name == "mem_layer")
-    return [](std::string_view m) {
+    return [](std::string_view m, std::string_view*, uint8_t& n) {
       std::string_view f[4];
+      n = 0;  // four: not kept
       return parse_memory_layer(m, f);
     };
   return nullptr;
@@ -503,7 +505,8 @@ constexpr bool kIsBits<LazyBits<Find>> = true;
 
 template <class Holds>
 bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& line,
-                            const Holds& holds, int& hit) const {
+                            const Holds& holds, std::string_view* captured, uint8_t& captures,
+                            int& hit) const {
   const std::string_view m = line.message;
   const uint64_t head = head_word(m);
   for (const Candidate& c : list) {
@@ -518,7 +521,13 @@ bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& l
       if (!c.literals.empty() && std::none_of(c.literals.begin(), c.literals.end(), holds))
         continue;
     }
-    if (c.reads ? !c.reads(m) : !RE2::PartialMatch(m, *p.re)) continue;
+    if (c.reads) {
+      uint8_t n = 0;
+      if (!c.reads(m, captured, n)) continue;
+      captures = n;
+    } else if (!RE2::PartialMatch(m, *p.re)) {
+      continue;
+    }
     hit = int(c.trigger);
     return true;
   }
@@ -526,17 +535,19 @@ bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& l
 }
 
 template <class Holds>
-int LogScreen::match(const LogLine& line, const Holds& holds) const {
+int LogScreen::match(const LogLine& line, const Holds& holds, std::string_view* captured,
+                     uint8_t& captures) const {
+  captures = 0;
   if (line.message.empty()) return -1;
   int hit = -1;
   const FirstByte& f = by_first_[static_cast<unsigned char>(line.message[0])];
   const auto second = static_cast<unsigned char>(line.message.size() > 1 ? line.message[1] : 0);
   const std::vector<Candidate>& list = f.second_allows(second) ? f.all : f.unprefixed;
-  bool found = first_match(list, line, holds, hit);
+  bool found = first_match(list, line, holds, captured, captures, hit);
   if constexpr (kIsBits<Holds>) {
     if (!found && always_gated_ && (holds.get() & always_bits_) == 0) found = true;  // none can
   }
-  if (!found) first_match(always_, line, holds, hit);
+  if (!found) first_match(always_, line, holds, captured, captures, hit);
   if (hit < 0 && error_trigger_ >= 0 && line.alarm()) hit = error_trigger_;
   return hit;
 }
@@ -574,9 +585,13 @@ uint64_t LogScreen::literals_in(std::string_view m) const {
 }
 
 int LogScreen::match(const LogLine& line) const {
-  if (one_pass_literals_) return match(line, lazy_bits([&] { return literals_in(line.message); }));
+  std::string_view captured[2];
+  uint8_t captures;
+  if (one_pass_literals_)
+    return match(line, lazy_bits([&] { return literals_in(line.message); }), captured, captures);
   return match(
-      line, [&](uint32_t k) { return line.message.find(literals_[k]) != std::string_view::npos; });
+      line, [&](uint32_t k) { return line.message.find(literals_[k]) != std::string_view::npos; },
+      captured, captures);
 }
 
 namespace {
@@ -632,11 +647,20 @@ __attribute__((always_inline)) inline void LogScreen::add_body(ScreenedBlock& b,
 }
 
 void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
-                       size_t length, size_t next) const {
+                       size_t length, size_t next, const std::string_view* captured,
+                       uint8_t captures) const {
   if (hit >= 0 || l.prefixed) ++b.recognized;
   if (hit >= 0) {
-    b.hits.push_back(
-        ScreenedBlock::Hit{uint32_t(pos), index, uint32_t(hit), uint32_t(length), uint32_t(next)});
+    ScreenedBlock::Hit h{uint32_t(pos), index, uint32_t(hit), uint32_t(length), uint32_t(next)};
+    if (captured && captures) {
+      h.message = uint32_t(l.message.data() - l.text.data());
+      for (uint8_t i = 0; i < captures; ++i) {
+        h.captured_at[i] = uint32_t(captured[i].data() - l.message.data());
+        h.captured_size[i] = uint32_t(captured[i].size());
+      }
+      h.captures = captures;
+    }
+    b.hits.push_back(h);
     return;
   }
   uint64_t value = 0;
@@ -695,6 +719,8 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
 #endif
   // The trigger a line without ESC matches: Hyperscan finds the literals when a trigger first
   // needs them, else one search per literal.
+  std::string_view captured[2];
+  uint8_t captures = 0;
   auto trigger_of = [&](const LogLine& l) {
 #ifdef TRTLENS_HAVE_HYPERSCAN
     if (set && l.message.size() < (size_t{1} << 31))
@@ -704,9 +730,14 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
                                  scratch->scratch, on_literal, &bits) != HS_SUCCESS)
                        throw std::runtime_error("the log screen's literal scan failed");
                      return bits;
-                   }));
+                   }),
+                   captured, captures);
 #endif
-    return match(l);
+    if (one_pass_literals_)
+      return match(l, lazy_bits([&] { return literals_in(l.message); }), captured, captures);
+    return match(
+        l, [&](uint32_t k) { return l.message.find(literals_[k]) != std::string_view::npos; },
+        captured, captures);
   };
 
   // The lines as block_line() splits them when has_cr is set: a block with any CR has CR line
@@ -736,7 +767,7 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
       const uint32_t index = uint32_t(b.lines++);
       const int hit = check ? trigger_of(fast.line) : -1;
       if (hit >= 0) {
-        record(b, fast.line, hit, index, pos, eol - pos, next);
+        record(b, fast.line, hit, index, pos, eol - pos, next, captured, captures);
       } else {
         ++b.recognized;
         add_body(b, true, check, fast.kind, fast.value, index, pos, next);
@@ -757,6 +788,7 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
     }
     LogLine l;
     int hit;
+    captures = 0;
     if (scan.esc) {  // a literal may be split by escape sequences: look after removing them
       l = line(strip_ansi(text, scratch_text), 0);
       hit = match(l);
@@ -764,7 +796,7 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
       l = line(text, 0);
       hit = trigger_of(l);
     }
-    record(b, l, hit, index, pos, stop, next);
+    record(b, l, hit, index, pos, stop, next, captured, captures);
     pos = next;
   }
 }

@@ -41,6 +41,11 @@ struct ScreenedBlock {
     uint32_t trigger;
     uint32_t length;  // the line's, without its line end (so the driver need not look for it)
     uint32_t next;    // where the line after it starts
+    // The trigger's position reader's captures (LogLine::captured), as offsets into the
+    // message, which starts `message` bytes into the line.
+    uint32_t message = 0;
+    uint32_t captured_at[2] = {0, 0}, captured_size[2] = {0, 0};
+    uint8_t captures = 0;
   };
   std::string_view bytes;  // whole lines: into the mapped file or into `storage`
   ByteBlock storage;
@@ -136,7 +141,8 @@ class LogScreen {
     const GrammarPattern* pattern = nullptr;
     std::vector<uint32_t> literals;             // "# contains:" literals, as indexes into literals_
     uint64_t literal_bits = 0;                  // the same as bits, when literals_ are at most 64
-    bool (*reads)(std::string_view) = nullptr;  // a position reader proven equal to the pattern
+    // A position reader proven equal to the pattern, with its captures (at most two).
+    bool (*reads)(std::string_view, std::string_view*, uint8_t&) = nullptr;
   };
   // The candidates of one first byte. Most lines match none of them; when the second byte
   // already rules out every literal prefix, only the candidates without one are tried.
@@ -147,11 +153,13 @@ class LogScreen {
     bool second_allows(unsigned char c) const { return (second[c >> 6] >> (c & 63)) & 1; }
   };
   // `holds`: which literals the message holds, as a functor of k or as bits (LazyBits).
+  // `captured`: room for what a position reader captures (LogLine::captured).
   template <class Holds>
-  int match(const LogLine& line, const Holds& holds) const;
+  int match(const LogLine& line, const Holds& holds, std::string_view* captured,
+            uint8_t& captures) const;
   template <class Holds>
   bool first_match(const std::vector<Candidate>& list, const LogLine& line, const Holds& holds,
-                   int& hit) const;
+                   std::string_view* captured, uint8_t& captures, int& hit) const;
 
   std::vector<Prefix> prefixes_;
   bool fast_prefix_ = false;
@@ -172,7 +180,8 @@ class LogScreen {
   LogSection* body_ = nullptr;
   // What the screen found on one line: its trigger `hit` (or -1), else a body line.
   void record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t index, size_t pos,
-              size_t length, size_t next) const;
+              size_t length, size_t next, const std::string_view* captured = nullptr,
+              uint8_t captures = 0) const;
   // Adds a body line to the block's runs.
   static void add_body(ScreenedBlock& b, bool prefixed, bool checked, LogSection::Body kind,
                        uint64_t value, uint32_t index, size_t pos, size_t next);

@@ -21,6 +21,10 @@ struct LogLine {
   uint64_t number = 0;
   char severity = 0;  // 'V' 'I' 'W' 'E' 'F', or 0 when the line had no severity tag
   bool prefixed = false;  // the line carried a log prefix (time stamp, severity, [TRT] ...)
+  // What the matched trigger's position reader captured on the screen's thread (views into
+  // `message`), so that its section need not read the line again; `captures` of them.
+  std::string_view captured[2];
+  uint8_t captures = 0;
   // A warning, an error or a fatal line ([W], [E], [F]).
   bool alarm() const { return severity == 'W' || severity == 'E' || severity == 'F'; }
 };
