@@ -19,73 +19,8 @@
 namespace trtlens {
 namespace {
 
-
-// The first byte at most ' ' at or after `from`, or m.size(): where a name's RE2 \s ([\t\n\f\r ])
-// can be. Names are long and such bytes rare in them: 32 bytes at a time with AVX2 (checked once
-// at run time), else 16.
-#if defined(__x86_64__) && defined(__GNUC__)
-// `found` false: none in the whole 32-byte steps; the result is where fewer than 32 are left.
-__attribute__((target("avx2"))) size_t first_low_avx2(std::string_view m, size_t i, bool& found) {
-  const __m256i top = _mm256_set1_epi8(' ');
-  for (; i + 32 <= m.size(); i += 32) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m.data() + i));
-    const unsigned low =
-        unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, top), v)));
-    if (low) {
-      found = true;
-      return i + unsigned(__builtin_ctz(low));
-    }
-  }
-  found = false;
-  return i;
-}
-const bool kAvx2 = __builtin_cpu_supports("avx2");
-#endif
-
-size_t first_low(std::string_view m, size_t i) {
-#if defined(__x86_64__) && defined(__GNUC__)
-  if (kAvx2) {
-    bool found;
-    i = first_low_avx2(m, i, found);
-    if (found) return i;
-  }
-#endif
-#ifdef __SSE2__
-  const __m128i top = _mm_set1_epi8(' ');
-  for (; i + 16 <= m.size(); i += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(m.data() + i));
-    const unsigned low = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, top), v)));
-    if (low) return i + unsigned(__builtin_ctz(low));
-  }
-#endif
-  for (; i < m.size(); ++i)
-    if (static_cast<unsigned char>(m[i]) <= ' ') return i;
-  return m.size();
-}
-
-size_t first_space(std::string_view m, size_t from) {
-  for (size_t k = first_low(m, from); k < m.size(); k = first_low(m, k + 1))
-    if (re2_space(m[k])) return k;
-  return m.size();
-}
-
-}  // namespace
-
-namespace {
-
-constexpr uint64_t word8(const char* p) {
-  uint64_t w = 0;
-  for (int i = 7; i >= 0; --i) w = w << 8 | static_cast<unsigned char>(p[i]);
-  return w;
-}
-inline uint64_t load8(const char* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
-// The first byte at most ' ' in [p, end), or end: inline in the readers below, 16 bytes at a
-// time (the AVX2 reader takes 32-byte steps first).
+// The first byte at most ' ' in [p, end), or end: where a name's RE2 \s ([\t\n\f\r ]) can be.
+// Names are long and such bytes rare in them: 16 bytes at a time, inline in the readers below.
 __attribute__((always_inline)) inline const char* first_low_in(const char* p, const char* end) {
 #ifdef __SSE2__
   const __m128i top = _mm_set1_epi8(' ');
@@ -98,6 +33,50 @@ __attribute__((always_inline)) inline const char* first_low_in(const char* p, co
   for (; p < end; ++p)
     if (static_cast<unsigned char>(*p) <= ' ') return p;
   return end;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same 32 bytes at a time, for CPUs with AVX2 (checked once at run time).
+__attribute__((target("avx2"), always_inline)) inline const char* first_low_in_avx2(
+    const char* p, const char* end) {
+  const __m256i top = _mm256_set1_epi8(' ');
+  for (; end - p >= 32; p += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    const unsigned low =
+        unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, top), v)));
+    if (low) return p + __builtin_ctz(low);
+  }
+  return first_low_in(p, end);
+}
+__attribute__((target("avx2"))) const char* first_low_avx2(const char* p, const char* end) {
+  return first_low_in_avx2(p, end);
+}
+const bool kAvx2 = __builtin_cpu_supports("avx2");
+#endif
+
+size_t first_low(std::string_view m, size_t i) {
+  const char* const end = m.data() + m.size();
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (kAvx2) return size_t(first_low_avx2(m.data() + i, end) - m.data());
+#endif
+  return size_t(first_low_in(m.data() + i, end) - m.data());
+}
+
+size_t first_space(std::string_view m, size_t from) {
+  for (size_t k = first_low(m, from); k < m.size(); k = first_low(m, k + 1))
+    if (re2_space(m[k])) return k;
+  return m.size();
+}
+
+constexpr uint64_t word8(const char* p) {
+  uint64_t w = 0;
+  for (int i = 7; i >= 0; --i) w = w << 8 | static_cast<unsigned char>(p[i]);
+  return w;
+}
+inline uint64_t load8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
 }
 
 // What follows the name: "Tactic: 0x" and 16 hex digits not followed by another, at `at`.
@@ -122,25 +101,12 @@ __attribute__((target("avx2"))) const char* read_usual_tactic_line_avx2(const ch
   if (end - m < 26) return nullptr;  // the shortest: "Tactic: 0x" and 16 digits
   const char* at = m;
   if (load8(m) == kTacticN && (load8(m + 8) & 0xffffffffffULL) == kAmeColon) {
-    const char* p = m + 13;
-    const __m256i top = _mm256_set1_epi8(' ');
-    for (; end - p >= 32; p += 32) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-      const unsigned low =
-          unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, top), v)));
-      if (low) {
-        p += __builtin_ctz(low);
-        goto named;
-      }
-    }
-    p = first_low_in(p, end);
-  named:
+    const char* p = first_low_in_avx2(m + 13, end);
     if (p == m + 13 || p >= end || *p != ' ') return nullptr;
     at = p + 1;
   }
   return usual_tactic_id(at, end, value);
 }
-const bool kAvx2Reader = __builtin_cpu_supports("avx2");
 #endif
 
 }  // namespace
@@ -153,7 +119,7 @@ const bool kAvx2Reader = __builtin_cpu_supports("avx2");
 // name is scanned inline: this runs on most lines of a verbose log.
 const char* read_usual_tactic_line(const char* m, const char* end, uint64_t& value) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (kAvx2Reader) return read_usual_tactic_line_avx2(m, end, value);
+  if (kAvx2) return read_usual_tactic_line_avx2(m, end, value);
 #endif
   if (end - m < 26) return nullptr;
   const char* at = m;
@@ -471,7 +437,7 @@ class RunSection : public LogSection {
     if (!fast_tactic_line_) return {};
     auto read = read_usual_tactic_line;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (kAvx2Reader) read = read_usual_tactic_line_avx2;  // without the dispatch's call
+    if (kAvx2) read = read_usual_tactic_line_avx2;  // without the dispatch's call
 #endif
     return {{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}};
   }
