@@ -141,6 +141,29 @@ TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
     expect_block_modes_agree(fixture(f));
 }
 
+// The program's hook for a large model runs once for each build log that is mapped, and never
+// for one that is read (below the mapping's size, or line by line), nor for a JSON input.
+int g_mapped_logs = 0;
+TEST(LogDriver, TheMappedLogHookRunsOncePerMappedLog) {
+  auto grammar = Grammar::load();
+  auto count = [&](const std::vector<std::string>& files, size_t map_min, size_t block) {
+    ReadLimits l;
+    l.map_min_bytes = map_min;
+    l.log_block_bytes = block;
+    l.on_mapped_log = [] { ++g_mapped_logs; };
+    g_mapped_logs = 0;
+    load_capture(files, *grammar, l);
+    return g_mapped_logs;
+  };
+  const std::string log = fixture("core/two_builds.log");
+  EXPECT_EQ(count({log}, 1, size_t(1) << 20), 1);
+  EXPECT_EQ(
+      count({fixture("capture/build.log"), fixture("capture/runtime.log")}, 1, size_t(1) << 20), 2);
+  EXPECT_EQ(count({log}, size_t(1) << 40, size_t(1) << 20), 0);
+  EXPECT_EQ(count({log}, 1, 0), 0);  // line by line
+  EXPECT_EQ(count({fixture("capture/layers.json")}, 1, size_t(1) << 20), 0);
+}
+
 // Reads `name` (a fixture) line by line and in 64-byte and 1 MiB blocks, with one and two
 // threads, and hands each reading's capture to `check`.
 void for_each_block_mode(const std::string& name,

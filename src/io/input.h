@@ -42,6 +42,9 @@ struct ReadLimits {
   // scan: compiling the literal set takes about 2 ms, what searching 0.7 MB for them one
   // literal at a time takes.
   size_t literal_scan_min_bytes = size_t{1} << 20;
+  // Called on the reading thread each time a build log is mapped (one of at least
+  // `map_min_bytes`): the program's memory policy for a large model (see main.cc).
+  void (*on_mapped_log)() = nullptr;
 };
 
 // A growable byte buffer that is not zero-filled on growth (blocks are read straight into it).

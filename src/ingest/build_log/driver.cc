@@ -327,6 +327,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   // that screens it, so this thread touches only the lines it dispatches.
   std::unique_ptr<FileBlocks> file =
       in.blocks(limits.map_min_bytes, limits.log_block_bytes, max_line);
+  if (file && limits.on_mapped_log) limits.on_mapped_log();
   unsigned workers = limits.threads ? limits.threads : std::thread::hardware_concurrency();
   using Owned = std::unique_ptr<ScreenedBlock>;
   std::vector<Owned> spare;
