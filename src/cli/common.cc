@@ -148,7 +148,6 @@ void (*g_mapped_log_hook)() = nullptr;
 }  // namespace
 
 void set_mapped_log_hook(void (*hook)()) { g_mapped_log_hook = hook; }
-void (*mapped_log_hook())() { return g_mapped_log_hook; }
 
 Capture load_inputs(const CommonOptions& o, bool analyse) {
   auto grammar = Grammar::load(o.grammar_dir.empty() ? installed_grammar_dir() : o.grammar_dir);

@@ -48,7 +48,6 @@ uint64_t parse_size(const std::string& text);
 // What the program does when a large build log is mapped (ReadLimits::on_mapped_log); main()
 // sets it before a command runs.
 void set_mapped_log_hook(void (*hook)());
-void (*mapped_log_hook())();
 
 // Reads the inputs into the model (throws InputError / GrammarError) and analyses it, unless
 // `analyse` is false: for views that print only what the inputs say.

@@ -91,21 +91,29 @@ __attribute__((always_inline)) inline const char* usual_tactic_id(const char* at
   return at;
 }
 
-constexpr uint64_t kTacticN = word8("Tactic N");
-constexpr uint64_t kAmeColon = word8("ame: \0\0\0") & 0xffffffffffULL;
+// Whether the message at m (26 bytes or more) starts "Tactic Name: ".
+inline bool named(const char* m) {
+  constexpr uint64_t kTacticN = word8("Tactic N"), kAmeColon = word8("ame: \0\0\0");
+  return load8(m) == kTacticN && (load8(m + 8) & 0xffffffffffULL) == kAmeColon;
+}
+
+// The rest of the line once the name's end is found: `name_end`, the name's first byte at most
+// ' ', must be the space that ends a name of at least one byte; m itself when there is no name.
+__attribute__((always_inline)) inline const char* after_name(const char* m, const char* name_end,
+                                                             const char* end, uint64_t& value) {
+  if (name_end != m) {
+    if (name_end == m + 13 || name_end >= end || *name_end != ' ') return nullptr;
+    ++name_end;
+  }
+  return usual_tactic_id(name_end, end, value);
+}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) const char* read_usual_tactic_line_avx2(const char* m,
                                                                         const char* end,
                                                                         uint64_t& value) {
   if (end - m < 26) return nullptr;  // the shortest: "Tactic: 0x" and 16 digits
-  const char* at = m;
-  if (load8(m) == kTacticN && (load8(m + 8) & 0xffffffffffULL) == kAmeColon) {
-    const char* p = first_low_in_avx2(m + 13, end);
-    if (p == m + 13 || p >= end || *p != ' ') return nullptr;
-    at = p + 1;
-  }
-  return usual_tactic_id(at, end, value);
+  return after_name(m, named(m) ? first_low_in_avx2(m + 13, end) : m, end, value);
 }
 #endif
 
@@ -122,13 +130,7 @@ const char* read_usual_tactic_line(const char* m, const char* end, uint64_t& val
   if (kAvx2) return read_usual_tactic_line_avx2(m, end, value);
 #endif
   if (end - m < 26) return nullptr;
-  const char* at = m;
-  if (load8(m) == kTacticN && (load8(m + 8) & 0xffffffffffULL) == kAmeColon) {
-    const char* p = first_low_in(m + 13, end);
-    if (p == m + 13 || p >= end || *p != ' ') return nullptr;
-    at = p + 1;
-  }
-  return usual_tactic_id(at, end, value);
+  return after_name(m, named(m) ? first_low_in(m + 13, end) : m, end, value);
 }
 
 // What the built-in tactic_line pattern, ^(?:Tactic Name: \S+ )?Tactic: (0x[0-9a-fA-F]+|-?\d+)(.*)$,
