@@ -189,10 +189,7 @@ __attribute__((always_inline)) inline bool banner(std::string_view& m, char fill
   size_t i = 0;
   // The fill (15 bytes or more in trtexec's banners) 8 bytes at a time.
   const uint64_t fills = uint64_t(static_cast<unsigned char>(fill)) * 0x0101010101010101u;
-  for (uint64_t w; i + 8 <= m.size(); i += 8) {
-    std::memcpy(&w, m.data() + i, 8);
-    if (w != fills) break;
-  }
+  while (i + 8 <= m.size() && load8(m.data() + i) == fills) i += 8;
   while (i < m.size() && m[i] == fill) ++i;
   if (i == 0 || m.size() - i < words.size() + 1 || m[i] != ' ' ||
       std::memcmp(m.data() + i + 1, words.data(), words.size()) != 0)

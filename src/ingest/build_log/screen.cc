@@ -126,7 +126,9 @@ struct LineScan {
 // One pass over a line finds its end (LF or CR) and whether it holds an ESC, so each byte of a
 // block is read once here instead of once per question (two whole-block memchr calls for CR and
 // ESC, then one per line for LF). No libc call looks for three bytes at once.
-LineScan scan_line_sse2(const char* p, const char* end) {
+// Inline: it also reads the short rest of a line read by position (a tactic line's " Time: "
+// and its figure), where a call would cost more than the scan.
+__attribute__((always_inline)) inline LineScan scan_line_sse2(const char* p, const char* end) {
   bool esc = false;
 #ifdef __SSE2__
   const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), es = _mm_set1_epi8('\x1b');
@@ -194,32 +196,6 @@ LineScan scan_line(const char* p, const char* end) {
   if (kAvx2) return scan_line_avx2(p, end);
 #endif
   return scan_line_sse2(p, end);
-}
-
-// The same for the rest of a line read by position, which is short (a tactic line's " Time: "
-// and its figure): its first 32 bytes inline, without the call.
-__attribute__((always_inline)) inline LineScan scan_tail(const char* p, const char* end) {
-#ifdef __SSE2__
-  if (end - p >= 32) {
-    const __m128i nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), es = _mm_set1_epi8('\x1b');
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
-    const uint32_t e =
-        uint32_t(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(a, nl), _mm_cmpeq_epi8(a, cr)))) |
-        uint32_t(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(b, nl), _mm_cmpeq_epi8(b, cr))))
-            << 16;
-    const uint32_t x = uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(a, es))) |
-                       uint32_t(_mm_movemask_epi8(_mm_cmpeq_epi8(b, es))) << 16;
-    if (e) {
-      const unsigned first = unsigned(__builtin_ctz(e));
-      return {p + first, (uint64_t(x) & ((uint64_t{1} << first) - 1)) != 0};
-    }
-    LineScan rest = scan_line(p + 32, end);
-    rest.esc = rest.esc || x != 0;
-    return rest;
-  }
-#endif
-  return scan_line(p, end);
 }
 
 // The triggers on most lines of a verbose log after the tactic lines (one per timing runner and
@@ -697,7 +673,7 @@ __attribute__((always_inline)) inline bool LogScreen::fast_line(const ScreenedBl
     if (!tail) return false;
     out.kind = LogSection::Body::NoValue;
   }
-  const LineScan rest = scan_tail(tail, data + size);
+  const LineScan rest = scan_line_sse2(tail, data + size);
   const size_t eol = size_t(rest.eol - data);
   if (rest.esc || eol - pos > max_line) return false;
   out.line.text = std::string_view(data + pos, eol - pos);
