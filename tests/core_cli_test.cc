@@ -132,7 +132,7 @@ std::string strip_prefixes(const Grammar& g, std::string line) {
     for (const auto& p : g.patterns()) {
       if (p->name.rfind("prefix_", 0) != 0) continue;
       re2::StringPiece s(line);
-      if (RE2::Consume(&s, *p->re) && s.size() < line.size()) {
+      if (RE2::Consume(&s, p->re()) && s.size() < line.size()) {
         line = std::string(s.data(), s.size());
         any = true;
       }
@@ -155,14 +155,14 @@ TEST(CoreGrammar, EveryPatternHasAnExampleItMatches) {
     EXPECT_EQ(p->regex.substr(0, 1), "^");  // anchored, so the driver can prefilter
     if (p->name.rfind("prefix_", 0) == 0) {
       re2::StringPiece s(p->example);
-      EXPECT_TRUE(RE2::Consume(&s, *p->re)) << p->example;
+      EXPECT_TRUE(RE2::Consume(&s, p->re())) << p->example;
       continue;
     }
     const std::string text = strip_prefixes(*g, p->example);
-    bool matched = RE2::PartialMatch(text, *p->re);
+    bool matched = RE2::PartialMatch(text, p->re());
     if (fragments.count(p->name))
       for (size_t i = 0; i < text.size() && !matched; ++i)
-        matched = RE2::PartialMatch(re2::StringPiece(text).substr(i), *p->re);
+        matched = RE2::PartialMatch(re2::StringPiece(text).substr(i), p->re());
     EXPECT_TRUE(matched) << "example '" << p->example << "' (as '" << text << "')";
     // The "# contains:" prefilter must let the pattern's own example through.
     if (!p->contains.empty()) {
@@ -180,6 +180,64 @@ TEST(CoreGrammar, EveryPatternHasAnExampleItMatches) {
   // The core's grammar files are all embedded.
   for (const char* f : {"prefix.re2", "engine_layer.re2", "layer_info.re2", "run.re2"})
     EXPECT_TRUE(files.count(f)) << f;
+}
+
+// What the screen files a pattern under, by RE2's own analysis of the compiled pattern: the
+// text every match of an anchored pattern starts with, and the range of its first byte.
+struct Start {
+  std::string prefix;
+  unsigned first_min = 0, first_max = 255;
+  bool operator==(const Start&) const = default;
+};
+Start re2_start(const RE2& re) {
+  Start s;
+  std::string min, max;
+  if (re.pattern().rfind('^', 0) != 0 || !re.PossibleMatchRange(&min, &max, 16)) return s;
+  while (s.prefix.size() < min.size() && s.prefix.size() < max.size() &&
+         min[s.prefix.size()] == max[s.prefix.size()])
+    s.prefix += min[s.prefix.size()];
+  if (!min.empty() && !max.empty()) {
+    s.first_min = static_cast<unsigned char>(min[0]);
+    s.first_max = static_cast<unsigned char>(max[0]);
+  }
+  return s;
+}
+Start start_of(const GrammarPattern& p) { return {p.literal_prefix, p.first_min, p.first_max}; }
+
+TEST(CoreGrammar, BuiltInStartAnalysisIsRe2sOwn) {
+  // The built-in patterns' analysis comes from the build (none compiles at start-up); each must
+  // be what RE2 says of the pattern compiled here.
+  auto g = Grammar::load();
+  size_t prefixed = 0;
+  for (const auto& p : g->patterns()) {
+    SCOPED_TRACE(p->name);
+    EXPECT_TRUE(p->builtin);
+    EXPECT_EQ(start_of(*p), re2_start(p->re()));
+    prefixed += !p->literal_prefix.empty();
+  }
+  EXPECT_GT(prefixed, g->patterns().size() / 2);  // the analysis is not all empty
+}
+
+TEST(CoreGrammar, OverriddenPatternIsAnalysedAfresh) {
+  // run.re2 replaced by a file that gives the timing-runner banner another start: its analysis
+  // must be the new pattern's, not the built-in table's entry of the same name.
+  auto files = embedded_grammar_files();
+  for (auto& [name, text] : files)
+    if (name == "run.re2")
+      text =
+          "# example: XYZ Timing Runner: conv (CaskConvolution)\n"
+          "tactic_timing_runner = ^XYZ Timing Runner: (.*) \\((\\w+)\\)\\s*$\n";
+  auto g = Grammar::from_files(files);
+  const GrammarPattern& p = g->pattern("tactic_timing_runner");
+  EXPECT_FALSE(p.builtin);
+  EXPECT_EQ(p.literal_prefix.rfind("XYZ Timing Run", 0), 0u) << p.literal_prefix;
+  EXPECT_EQ(start_of(p), re2_start(p.re()));
+  EXPECT_EQ(p.first_min, 'X');
+  EXPECT_EQ(p.first_max, 'X');
+  // Another file's pattern keeps the built-in analysis.
+  EXPECT_TRUE(g->pattern("engine_layer_line").builtin);
+  EXPECT_EQ(start_of(g->pattern("engine_layer_line")),
+            re2_start(g->pattern("engine_layer_line").re()));
 }
 
 TEST(CoreGrammar, GrammarDirOverridesOneFile) {

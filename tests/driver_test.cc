@@ -784,7 +784,7 @@ TEST(LogDriver, StartsListsCoverEveryLineTheirPatternsMatch) {
       std::string raw;
       while (std::getline(in, raw)) {
         const LogLine l = screen.line(raw, 0);
-        if (!RE2::PartialMatch(l.message, *p->re)) continue;
+        if (!RE2::PartialMatch(l.message, p->re())) continue;
         ++checked;
         seen.insert(p->name);
         bool starts = false;

@@ -17,10 +17,17 @@ std::string trim(std::string s) {
   return s.substr(i);
 }
 
+RE2::Options pattern_options() {
+  RE2::Options opts;
+  opts.set_log_errors(false);
+  opts.set_encoding(RE2::Options::EncodingLatin1);  // bytes: names need not be UTF-8
+  return opts;
+}
+
 // The literal text an anchored pattern must start with, and the range of its first byte, from
 // RE2's own analysis.
 void analyse_start(GrammarPattern& p) {
-  const RE2& re = *p.re;
+  const RE2& re = p.re();
   if (re.pattern().empty() || re.pattern()[0] != '^') return;
   std::string min, max;
   if (!re.PossibleMatchRange(&min, &max, 16)) return;
@@ -98,21 +105,32 @@ void Grammar::add_file(const std::string& file, const std::string& text) {
   }
 }
 
-// RE2's compile and its prefix analysis are most of trtlens's start-up, and the patterns are
-// independent: two threads share them. The first bad pattern in file order is reported.
+const RE2& GrammarPattern::re() const {
+  std::call_once(compile_once_,
+                 [this] { compiled_ = std::make_unique<RE2>(regex, pattern_options()); });
+  if (!compiled_->ok())
+    throw GrammarError(file + ":" + std::to_string(line) + ": pattern '" + name +
+                       "': " + compiled_->error());
+  return *compiled_;
+}
+
+// The patterns whose start analysis the build did not provide (those of --grammar-dir files)
+// compile here, on two threads: RE2's compile and its prefix analysis are independent per
+// pattern. The first bad pattern in file order is reported.
 void Grammar::compile() {
   std::vector<GrammarPattern*> todo;
   for (auto& p : patterns_)
-    if (!p->re) todo.push_back(p.get());
+    if (!p->analysed_) todo.push_back(p.get());
+  if (todo.empty()) return;
   std::exception_ptr failed[2];
   auto work = [&](size_t half) {
     try {
       for (size_t i = half; i < todo.size(); i += 2) {
-        RE2::Options opts;
-        opts.set_log_errors(false);
-        opts.set_encoding(RE2::Options::EncodingLatin1);  // bytes: names need not be UTF-8
-        todo[i]->re = std::make_unique<RE2>(todo[i]->regex, opts);
-        if (todo[i]->re->ok()) analyse_start(*todo[i]);
+        try {
+          analyse_start(*todo[i]);
+        } catch (const GrammarError&) {  // reported below, in file order
+        }
+        todo[i]->analysed_ = true;
       }
     } catch (...) {
       failed[half] = std::current_exception();
@@ -125,10 +143,7 @@ void Grammar::compile() {
   }
   for (const auto& f : failed)
     if (f) std::rethrow_exception(f);
-  for (const GrammarPattern* p : todo)
-    if (!p->re->ok())
-      throw GrammarError(p->file + ":" + std::to_string(p->line) + ": pattern '" + p->name +
-                         "': " + p->re->error());
+  for (const GrammarPattern* p : todo) p->re();  // throws for the first bad one
 }
 
 std::shared_ptr<const Grammar> Grammar::from_files(
@@ -139,6 +154,17 @@ std::shared_ptr<const Grammar> Grammar::from_files(
     if (!g->by_name_.emplace(p->name, p.get()).second)
       throw GrammarError(p->file + ":" + std::to_string(p->line) + ": pattern '" + p->name +
                          "' is defined twice");
+  }
+  // Built-in patterns take their start analysis from the build: no compile at start-up.
+  for (const GrammarStart& s : embedded_grammar_starts()) {
+    auto it = g->by_name_.find(std::string_view(s.name));
+    if (it == g->by_name_.end()) continue;
+    GrammarPattern& p = *it->second;
+    if (!p.builtin || p.regex != s.regex) continue;
+    p.literal_prefix.assign(s.prefix, s.prefix_size);
+    p.first_min = s.first_min;
+    p.first_max = s.first_max;
+    p.analysed_ = true;
   }
   return g;
 }
@@ -186,7 +212,7 @@ const GrammarPattern& Grammar::pattern(std::string_view name) const {
   return *it->second;
 }
 
-const RE2& Grammar::re(std::string_view name) const { return *pattern(name).re; }
+const RE2& Grammar::re(std::string_view name) const { return pattern(name).re(); }
 
 bool Grammar::has(std::string_view name) const { return by_name_.count(name) > 0; }
 

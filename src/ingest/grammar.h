@@ -27,7 +27,10 @@ struct GrammarPattern {
   std::string regex;
   std::string example;
   std::string versions;
-  std::unique_ptr<RE2> re;
+  // The compiled pattern: on first use, from any thread, once (a built-in pattern's start
+  // analysis below comes from the build, so most patterns of a run are never compiled).
+  // Throws GrammarError when the pattern does not compile.
+  const RE2& re() const;
   // The file is the one built into trtlens (not replaced through --grammar-dir): code may then
   // use a hand-written fast path that tests prove equivalent to the pattern.
   bool builtin = false;
@@ -41,6 +44,23 @@ struct GrammarPattern {
   // "# starts: a || b": every match starts with one of these (alternatives of fixed text, which
   // RE2 reports no literal prefix for): each is tried like a literal prefix.
   std::vector<std::string> starts;
+
+ private:
+  friend class Grammar;
+  mutable std::once_flag compile_once_;
+  mutable std::unique_ptr<RE2> compiled_;
+  bool analysed_ = false;  // literal_prefix and first_min/first_max are known
+};
+
+// A pattern's start analysis as the build computed it for the built-in grammar
+// (tools/grammar_index.cc): literal_prefix, first_min and first_max of the pattern `name`
+// whose text is `regex`.
+struct GrammarStart {
+  const char* name;
+  const char* regex;
+  const char* prefix;
+  size_t prefix_size;
+  unsigned char first_min, first_max;
 };
 
 class Grammar {
@@ -51,8 +71,10 @@ class Grammar {
       const std::vector<std::pair<std::string, std::string>>& files);  // (name, text)
 
   // The pattern called `name`; throws GrammarError when the grammar lacks it, or when a pattern
-  // does not compile. Patterns compile on first use (from any thread, once): a run that reads
-  // only JSON never needs them, and they are a megabyte and a half and most of start-up.
+  // does not compile. Built-in patterns compile one by one on first use (GrammarPattern::re());
+  // the patterns of files given with --grammar-dir all compile on the first call of any of
+  // these, so that a bad one is reported before reading starts. Compiling every pattern took
+  // a third of reading a small log.
   const RE2& re(std::string_view name) const;
   const GrammarPattern& pattern(std::string_view name) const;
   bool has(std::string_view name) const;
@@ -80,5 +102,7 @@ class GrammarError : public std::runtime_error {
 
 // The embedded grammar files (generated at build time from grammar/*.re2).
 const std::vector<std::pair<std::string, std::string>>& embedded_grammar_files();
+// Their patterns' start analysis (generated at build time by tools/grammar_index.cc).
+const std::vector<GrammarStart>& embedded_grammar_starts();
 
 }  // namespace trtlens

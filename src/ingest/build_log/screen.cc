@@ -408,9 +408,9 @@ void LogScreen::strip(LogLine& line) const {
       const size_t before = s.size();
       re2::StringPiece sev;
       if (p.severity) {
-        if (!RE2::Consume(&s, *p.pattern->re, &sev)) continue;
+        if (!RE2::Consume(&s, p.pattern->re(), &sev)) continue;
         if (!sev.empty()) line.severity = sev == "INTERNAL_ERROR" ? 'E' : sev[0];
-      } else if (!RE2::Consume(&s, *p.pattern->re)) {
+      } else if (!RE2::Consume(&s, p.pattern->re())) {
         continue;
       }
       if (s.size() == before) continue;
@@ -501,7 +501,7 @@ bool LogScreen::first_match(const std::vector<Candidate>& list, const LogLine& l
       uint8_t n = 0;
       if (!c.reads(m, captured, n)) continue;
       captures = n;
-    } else if (!RE2::PartialMatch(m, *p.re)) {
+    } else if (!RE2::PartialMatch(m, p.re())) {
       continue;
     }
     hit = int(c.trigger);
