@@ -572,7 +572,8 @@ TEST(LogDriver, AnAbsurdLayerCountBeforeTheListingIsOnlyAHint) {
 
 // The screen's literal scan (Hyperscan, all literals at once) finds the same trigger lines as
 // the search per literal, block by block, on real logs: the seeds' logs and the fixtures with
-// CR, CRLF, ANSI escapes and long lines. Each log is screened in 64 KiB blocks of whole lines.
+// CR, CRLF, ANSI escapes and long lines. Each log is screened in 64 KiB blocks of whole lines,
+// with the build's database of the literals and with one compiled here.
 void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 20) {
   SCOPED_TRACE(path);
   auto grammar = Grammar::load();
@@ -580,54 +581,85 @@ void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 
   Assembler out(capture);
   LogContext ctx{*grammar, out, path};
   auto sections = make_log_sections(ctx);
-  LogScreen scan(*grammar, sections), per_line(*grammar, sections);
-  scan.enable_literal_scan();
-  if (!scan.literal_scan()) GTEST_SKIP() << "built without Hyperscan: one path only";
+  LogScreen embedded(*grammar, sections), compiled(*grammar, sections),
+      per_line(*grammar, sections);
+  embedded.enable_literal_scan();
+  compiled.enable_literal_scan(false);
+  if (!embedded.literal_scan()) GTEST_SKIP() << "built without Hyperscan: one path only";
+  EXPECT_TRUE(embedded.literal_scan_embedded());
+  EXPECT_FALSE(compiled.literal_scan_embedded());
   const std::string text = test::read_file(path);
   size_t hits = 0;
   for (size_t pos = 0; pos < text.size();) {
     size_t end = std::min(text.size(), pos + (size_t{1} << 16));
     while (end < text.size() && text[end - 1] != '\n') ++end;
     // With body lines matched against the triggers and without, as the driver may ask.
-    for (const bool check : {true, false}) {
-      SCOPED_TRACE(check ? "body lines checked" : "body lines by the shortcut");
-      ScreenedBlock a, b;
-      a.bytes = b.bytes = std::string_view(text).substr(pos, end - pos);
-      scan.check_body_lines(check);
-      per_line.check_body_lines(check);
-      scan.screen(a, max_line);
-      per_line.screen(b, max_line);
-      EXPECT_EQ(a.lines, b.lines);
-      EXPECT_EQ(a.recognized, b.recognized);
-      EXPECT_EQ(a.has_cr, b.has_cr);
-      EXPECT_EQ(a.has_esc, b.has_esc);
-      EXPECT_EQ(a.truncated, b.truncated);
-      ASSERT_EQ(a.hits.size(), b.hits.size());
-      for (size_t i = 0; i < a.hits.size(); ++i) {
-        EXPECT_EQ(a.hits[i].offset, b.hits[i].offset);
-        EXPECT_EQ(a.hits[i].line, b.hits[i].line);
-        EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
-        EXPECT_EQ(a.hits[i].captures, b.hits[i].captures);
-        for (uint8_t k = 0; k < a.hits[i].captures; ++k) {
-          EXPECT_EQ(a.hits[i].captured_at[k], b.hits[i].captured_at[k]);
-          EXPECT_EQ(a.hits[i].captured_size[k], b.hits[i].captured_size[k]);
+    for (const bool check : {true, false})
+      for (LogScreen* with : {&embedded, &compiled}) {
+        LogScreen& scan = *with;
+        SCOPED_TRACE(check ? "body lines checked" : "body lines by the shortcut");
+        SCOPED_TRACE(with == &embedded ? "the build's literal database" : "a compiled one");
+        ScreenedBlock a, b;
+        a.bytes = b.bytes = std::string_view(text).substr(pos, end - pos);
+        scan.check_body_lines(check);
+        per_line.check_body_lines(check);
+        scan.screen(a, max_line);
+        per_line.screen(b, max_line);
+        EXPECT_EQ(a.lines, b.lines);
+        EXPECT_EQ(a.recognized, b.recognized);
+        EXPECT_EQ(a.has_cr, b.has_cr);
+        EXPECT_EQ(a.has_esc, b.has_esc);
+        EXPECT_EQ(a.truncated, b.truncated);
+        ASSERT_EQ(a.hits.size(), b.hits.size());
+        for (size_t i = 0; i < a.hits.size(); ++i) {
+          EXPECT_EQ(a.hits[i].offset, b.hits[i].offset);
+          EXPECT_EQ(a.hits[i].line, b.hits[i].line);
+          EXPECT_EQ(a.hits[i].trigger, b.hits[i].trigger);
+          EXPECT_EQ(a.hits[i].captures, b.hits[i].captures);
+          for (uint8_t k = 0; k < a.hits[i].captures; ++k) {
+            EXPECT_EQ(a.hits[i].captured_at[k], b.hits[i].captured_at[k]);
+            EXPECT_EQ(a.hits[i].captured_size[k], b.hits[i].captured_size[k]);
+          }
         }
+        ASSERT_EQ(a.bodies.size(), b.bodies.size());
+        for (size_t i = 0; i < a.bodies.size(); ++i) {
+          EXPECT_EQ(a.bodies[i].offset, b.bodies[i].offset);
+          EXPECT_EQ(a.bodies[i].count, b.bodies[i].count);
+          EXPECT_EQ(a.bodies[i].value_count, b.bodies[i].value_count);
+          EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
+          EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
+          EXPECT_EQ(a.bodies[i].checked, b.bodies[i].checked);
+        }
+        EXPECT_EQ(a.values, b.values);
+        if (check) hits += a.hits.size();
       }
-      ASSERT_EQ(a.bodies.size(), b.bodies.size());
-      for (size_t i = 0; i < a.bodies.size(); ++i) {
-        EXPECT_EQ(a.bodies[i].offset, b.bodies[i].offset);
-        EXPECT_EQ(a.bodies[i].count, b.bodies[i].count);
-        EXPECT_EQ(a.bodies[i].value_count, b.bodies[i].value_count);
-        EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
-        EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
-        EXPECT_EQ(a.bodies[i].checked, b.bodies[i].checked);
-      }
-      EXPECT_EQ(a.values, b.values);
-      if (check) hits += a.hits.size();
-    }
     pos = end;
   }
   EXPECT_GT(hits, 0u);
+}
+
+// The built-in grammar's literals are found with the database the build serialized; a grammar
+// whose triggers need a literal the build did not see gets one compiled, which finds it.
+TEST(LogScreen, TheBuildsLiteralDatabaseServesOnlyTheBuiltInLiterals) {
+  auto builtin = Grammar::load();
+  auto files = embedded_grammar_files();
+  for (auto& [name, text] : files)
+    if (name == "errors.re2") {
+      const std::string was = "# contains: Error Code \n";
+      ASSERT_NE(text.find(was), std::string::npos);
+      text.replace(text.find(was), was.size(), "# contains: Error Code  || Error code \n");
+    }
+  auto taught = Grammar::from_files(files);
+  for (const auto* g : {builtin.get(), taught.get()}) {
+    Capture capture;
+    Assembler out(capture);
+    LogContext ctx{*g, out, "test.log"};
+    auto sections = make_log_sections(ctx);
+    LogScreen screen(*g, sections);
+    screen.enable_literal_scan();
+    if (!screen.literal_scan()) GTEST_SKIP() << "built without Hyperscan";
+    EXPECT_EQ(screen.literal_scan_embedded(), g == builtin.get());
+  }
 }
 
 TEST(LogDriver, LiteralScanAgreesWithTheSearchPerLiteral) {

@@ -104,5 +104,15 @@ class GrammarError : public std::runtime_error {
 const std::vector<std::pair<std::string, std::string>>& embedded_grammar_files();
 // Their patterns' start analysis (generated at build time by tools/grammar_index.cc).
 const std::vector<GrammarStart>& embedded_grammar_starts();
+// Every "# contains:" literal of the embedded files, each once, and a Hyperscan database that
+// finds them (serialized; literal i reports id i), built for any x86-64 CPU. `size` is 0 when
+// the build had no Hyperscan.
+struct GrammarLiteralDatabase {
+  const char* const* literals;
+  size_t count;
+  const char* bytes;
+  size_t size;
+};
+const GrammarLiteralDatabase& embedded_literal_database();
 
 }  // namespace trtlens

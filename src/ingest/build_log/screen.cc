@@ -358,6 +358,7 @@ LogScreen::LiteralScan* LogScreen::compile_literal_scan(const std::vector<std::s
     hs_free_database(db);
     return nullptr;
   }
+  for (size_t k = 0; k < literals.size(); ++k) set->bit_of.push_back(uint64_t{1} << k);
   return set.release();
 #else
   (void)literals;
@@ -365,15 +366,51 @@ LogScreen::LiteralScan* LogScreen::compile_literal_scan(const std::vector<std::s
 #endif
 }
 
-void LogScreen::enable_literal_scan() {
+LogScreen::LiteralScan* LogScreen::embedded_literal_scan(const std::vector<std::string>& literals) {
+#ifdef TRTLENS_HAVE_HYPERSCAN
+  // Read in microseconds, where compiling the set took 3 ms of CPU beside the first blocks.
+  const GrammarLiteralDatabase& e = embedded_literal_database();
+  if (e.size == 0 || literals.empty() || literals.size() > 64) return nullptr;
+  std::vector<uint64_t> bit_of(e.count, 0);
+  for (size_t k = 0; k < literals.size(); ++k) {
+    const char* const* at = std::find(e.literals, e.literals + e.count, literals[k]);
+    if (at == e.literals + e.count) return nullptr;  // a literal of a --grammar-dir file
+    bit_of[size_t(at - e.literals)] |= uint64_t{1} << k;
+  }
+  hs_database_t* db = nullptr;
+  if (hs_deserialize_database(e.bytes, e.size, &db) != HS_SUCCESS) return nullptr;
+  auto set = std::make_unique<LiteralScan>();
+  set->db = db;
+  // Another Hyperscan release or a CPU it cannot serve fails here or above: then compiled.
+  if (hs_alloc_scratch(db, &set->scratch) != HS_SUCCESS) {
+    hs_free_database(db);
+    return nullptr;
+  }
+  set->bit_of = std::move(bit_of);
+  return set.release();
+#else
+  (void)literals;
+  return nullptr;
+#endif
+}
+
+void LogScreen::enable_literal_scan(bool embedded) {
   if (compiling_.joinable() || owned_literal_scan_) return;
-  owned_literal_scan_.reset(compile_literal_scan(literals_));
+  if (embedded) owned_literal_scan_.reset(embedded_literal_scan(literals_));
+  embedded_ = owned_literal_scan_ != nullptr;
+  if (!owned_literal_scan_) owned_literal_scan_.reset(compile_literal_scan(literals_));
   literal_scan_.store(owned_literal_scan_.get(), std::memory_order_release);
 }
 
 void LogScreen::start_literal_scan() {
 #ifdef TRTLENS_HAVE_HYPERSCAN
   if (compiling_.joinable() || owned_literal_scan_) return;
+  owned_literal_scan_.reset(embedded_literal_scan(literals_));
+  if (owned_literal_scan_) {
+    embedded_ = true;
+    literal_scan_.store(owned_literal_scan_.get(), std::memory_order_release);
+    return;
+  }
   compiling_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "trtlens-compile");
     try {
@@ -584,8 +621,14 @@ void clear_results(ScreenedBlock& b) {
 }
 
 #ifdef TRTLENS_HAVE_HYPERSCAN
+// The literals a scan found, as bits of literals_.
+struct FoundLiterals {
+  uint64_t bits = 0;
+  const uint64_t* bit_of;
+};
 int on_literal(unsigned id, unsigned long long, unsigned long long, unsigned, void* ctx) {
-  *static_cast<uint64_t*>(ctx) |= uint64_t{1} << id;
+  auto* found = static_cast<FoundLiterals*>(ctx);
+  found->bits |= found->bit_of[id];
   return 0;
 }
 
@@ -701,11 +744,11 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
 #ifdef TRTLENS_HAVE_HYPERSCAN
     if (set && l.message.size() < (size_t{1} << 31))
       return match(l, lazy_bits([&] {
-                     uint64_t bits = 0;
+                     FoundLiterals found{0, set->bit_of.data()};
                      if (hs_scan(set->db, l.message.data(), unsigned(l.message.size()), 0,
-                                 scratch->scratch, on_literal, &bits) != HS_SUCCESS)
+                                 scratch->scratch, on_literal, &found) != HS_SUCCESS)
                        throw std::runtime_error("the log screen's literal scan failed");
-                     return bits;
+                     return found.bits;
                    }),
                    captured, captures);
 #endif

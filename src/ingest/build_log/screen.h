@@ -112,9 +112,12 @@ class LogScreen {
   // own, while blocks are screened with the searches per literal (both give the same results),
   // so the compile is off the reading's critical path. literal_scan(): whether it is on
   // (without Hyperscan it stays off).
-  void enable_literal_scan();
+  // Both take the build's database of the built-in literals when it holds every literal of the
+  // grammar (`embedded`: the tests may ask for a compile instead), and compile otherwise.
+  void enable_literal_scan(bool embedded = true);
   void start_literal_scan();
   bool literal_scan() const { return literal_scan_.load(std::memory_order_acquire) != nullptr; }
+  bool literal_scan_embedded() const { return literal_scan() && embedded_; }
   // Whether the body section's shortcut is in use (see LogSection::fast_body).
   bool body_shortcut() const { return fast_read_ != nullptr; }
   // Whether blocks screened from now on match body lines against the triggers too. The driver
@@ -209,10 +212,15 @@ class LogScreen {
   struct LiteralScan {
     hs_database* db = nullptr;
     hs_scratch* scratch = nullptr;  // a prototype: each block's scans use their own clone
+    std::vector<uint64_t> bit_of;   // a match id's bits of literals_
   };
   // The compiled set, or null; published once, when compiled.
   static LiteralScan* compile_literal_scan(const std::vector<std::string>& literals);
+  // The build's set of the built-in literals (embedded_literal_database()), when it holds every
+  // one of `literals`, or null.
+  static LiteralScan* embedded_literal_scan(const std::vector<std::string>& literals);
   std::atomic<const LiteralScan*> literal_scan_{nullptr};
+  bool embedded_ = false;  // the set is the build's
   std::unique_ptr<LiteralScan> owned_literal_scan_;
   std::thread compiling_;
 };
