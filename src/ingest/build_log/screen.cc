@@ -840,9 +840,10 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
       hit = trigger_of(l);
     }
     record(b, l, hit, index, pos, stop, next, captured, captures);
-    const auto& last = b.bodies;  // the line went to a run as its closing line
+    // Whether record() made the line the closing line of a run.
+    const std::vector<ScreenedBlock::Body>& runs = b.bodies;
     after_closing =
-        !last.empty() && last.back().closes && last.back().line + last.back().count == index + 1;
+        !runs.empty() && runs.back().closes && runs.back().line + runs.back().count == index + 1;
     pos = next;
   }
 }
