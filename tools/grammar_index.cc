@@ -4,7 +4,6 @@
 // built-in patterns to learn the one, nor the literals to get the other, at every start.
 //
 // usage: trtlens_grammar_index GRAMMAR_DIR OUT.cc   (OUT.cc is rewritten only when it changes)
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -38,8 +37,8 @@ const GrammarLiteralDatabase& embedded_literal_database() {
 
 namespace {
 
-// Bytes as a C++ string literal: octal escapes of three digits for anything but plain ASCII
-// letters and digits, so that no escape can run into the byte after it.
+// Bytes as a C++ string literal: octal escapes of three digits for anything but ASCII letters,
+// digits, space and '_', so that no escape can run into the byte after it.
 std::string literal(const std::string& bytes) {
   std::string out = "\"";
   for (unsigned char c : bytes) {
