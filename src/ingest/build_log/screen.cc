@@ -397,23 +397,23 @@ LogScreen::LiteralScan* LogScreen::embedded_literal_scan(const std::vector<std::
 #endif
 }
 
+bool LogScreen::use_embedded_literal_scan() {
+  owned_literal_scan_.reset(embedded_literal_scan(literals_));
+  embedded_ = owned_literal_scan_ != nullptr;
+  if (embedded_) literal_scan_.store(owned_literal_scan_.get(), std::memory_order_release);
+  return embedded_;
+}
+
 void LogScreen::enable_literal_scan(bool embedded) {
   if (compiling_.joinable() || owned_literal_scan_) return;
-  if (embedded) owned_literal_scan_.reset(embedded_literal_scan(literals_));
-  embedded_ = owned_literal_scan_ != nullptr;
-  if (!owned_literal_scan_) owned_literal_scan_.reset(compile_literal_scan(literals_));
+  if (embedded && use_embedded_literal_scan()) return;
+  owned_literal_scan_.reset(compile_literal_scan(literals_));
   literal_scan_.store(owned_literal_scan_.get(), std::memory_order_release);
 }
 
 void LogScreen::start_literal_scan() {
 #ifdef TRTLENS_HAVE_HYPERSCAN
-  if (compiling_.joinable() || owned_literal_scan_) return;
-  owned_literal_scan_.reset(embedded_literal_scan(literals_));
-  if (owned_literal_scan_) {
-    embedded_ = true;
-    literal_scan_.store(owned_literal_scan_.get(), std::memory_order_release);
-    return;
-  }
+  if (compiling_.joinable() || owned_literal_scan_ || use_embedded_literal_scan()) return;
   compiling_ = std::thread([this] {
     pthread_setname_np(pthread_self(), "trtlens-compile");
     try {

@@ -220,6 +220,8 @@ class LogScreen {
   // The build's set of the built-in literals (embedded_literal_database()), when it holds every
   // one of `literals`, or null.
   static LiteralScan* embedded_literal_scan(const std::vector<std::string>& literals);
+  // Publishes the build's set when it serves (see embedded_literal_scan); whether it did.
+  bool use_embedded_literal_scan();
   std::atomic<const LiteralScan*> literal_scan_{nullptr};
   bool embedded_ = false;  // the set is the build's
   std::unique_ptr<LiteralScan> owned_literal_scan_;
