@@ -198,6 +198,32 @@ __attribute__((always_inline)) inline bool banner(std::string_view& m, char fill
   return true;
 }
 
+// ">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x...": the runner and tactic
+// chosen for a format combination, after its runners' tactics.
+bool chose_runner(std::string_view m) { return banner(m, '>', "Chose Runner Type: "); }
+
+// "NAME (RUNNER) profiling completed in 0.0648 seconds. Fastest Tactic: 0x9cb3... Time: 0.0402",
+// which TensorRT 8.5 and later log after each runner's tactics: a ')' followed by exactly this,
+// whatever the name before it holds, and a time that ends in a digit. Read backwards from the
+// end, token by token (runs of bytes other than ' '), so that another line is refused within its
+// last few bytes (most of a log's other lines reach this).
+bool profiling_completed(std::string_view m) {
+  m = trim_end(m);
+  if (m.empty() || !re2_digit(m.back())) return false;  // the time's last digit
+  // Before the last token without spaces (there must be one), `fixed` must end the rest.
+  auto before = [&m](std::string_view fixed) {
+    const void* space = memrchr(m.data(), ' ', m.size());
+    const size_t n = space ? size_t(static_cast<const char*>(space) - m.data()) + 1 : 0;
+    if (n == m.size() || n < fixed.size() ||
+        std::memcmp(m.data() + n - fixed.size(), fixed.data(), fixed.size()) != 0)
+      return false;
+    m = m.substr(0, n - fixed.size());
+    return true;
+  };
+  return before(" Time: ") && before(" seconds. Fastest Tactic: ") &&
+         before(") profiling completed in ") && !m.empty();
+}
+
 }  // namespace
 
 // The three tactic-block banners below are read by position like the tactic lines: RE2 needs
@@ -249,32 +275,6 @@ bool parse_timing_runner(std::string_view m, std::string_view& node, std::string
   return true;
 }
 
-// ^>+ Chose Runner Type:\x20 (">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x...",
-// the runner and tactic chosen for a format combination, after its runners' tactics)
-bool chose_runner(std::string_view m) { return banner(m, '>', "Chose Runner Type: "); }
-
-// ^.+\) profiling completed in [^ ]+ seconds\. Fastest Tactic: [^ ]+ Time: [^ ]*\d\s*$ ("NAME
-// (RUNNER) profiling completed in 0.0648 seconds. Fastest Tactic: 0x9cb3... Time: 0.0402", which
-// TensorRT 8.5 and later log after each runner's tactics). Read backwards from the end, token by
-// token (runs of bytes other than ' '), so that another line is refused within its last few
-// bytes: most of a log's other lines reach this.
-bool profiling_completed(std::string_view m) {
-  m = trim_end(m);
-  if (m.empty() || !re2_digit(m.back())) return false;  // the time's last digit
-  // Before the last token without spaces (there must be one), `fixed` must end the rest.
-  auto before = [&m](std::string_view fixed) {
-    const void* space = memrchr(m.data(), ' ', m.size());
-    const size_t n = space ? size_t(static_cast<const char*>(space) - m.data()) + 1 : 0;
-    if (n == m.size() || n < fixed.size() ||
-        std::memcmp(m.data() + n - fixed.size(), fixed.data(), fixed.size()) != 0)
-      return false;
-    m = m.substr(0, n - fixed.size());
-    return true;
-  };
-  return before(" Time: ") && before(" seconds. Fastest Tactic: ") &&
-         before(") profiling completed in ") && !m.empty();
-}
-
 namespace {
 
 enum Trigger {
@@ -298,13 +298,8 @@ enum Trigger {
 class RunSection : public LogSection {
   static constexpr std::string_view kTactic = "Tactic", kSkipping = "Skipping tactic ",
                                     kChose = ">>>>>>>>>>>>>>> Chose Runner Type: ";
-  // The lines that end a timing block (tactic_chose_runner, tactic_profiling_completed): by
-  // position with the built-in grammar, else by their patterns.
-  bool closes_timing(std::string_view m) const {
-    if (fast_closing_) return chose_runner(m) || profiling_completed(m);
-    const Grammar& g = ctx_.grammar;
-    return RE2::PartialMatch(m, g.re("tactic_chose_runner")) ||
-           RE2::PartialMatch(m, g.re("tactic_profiling_completed"));
+  static bool closes_timing(std::string_view m) {
+    return chose_runner(m) || profiling_completed(m);
   }
 
  public:
@@ -481,9 +476,7 @@ class RunSection : public LogSection {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (kAvx2) read = read_usual_tactic_line_avx2;  // without the dispatch's call
 #endif
-    FastBody fast{{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}, {}};
-    if (fast_closing_) fast.closing.emplace_back(kChose);
-    return fast;
+    return {{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}, {std::string(kChose)}};
   }
   void next_body(const uint64_t* values, size_t count) override {
     ids_.insert(ids_.end(), values, values + count);
@@ -569,8 +562,6 @@ class RunSection : public LogSection {
   bool tactics_pending_ = false;
   bool closed_ = false;  // the open block took its closing line: it takes no more
   const bool fast_tactic_line_ = ctx_.grammar.pattern("tactic_line").builtin;
-  const bool fast_closing_ = ctx_.grammar.pattern("tactic_chose_runner").builtin &&
-                             ctx_.grammar.pattern("tactic_profiling_completed").builtin;
   const bool fast_banners_ = ctx_.grammar.pattern("tactic_computing_costs").builtin &&
                              ctx_.grammar.pattern("tactic_format_combination").builtin &&
                              ctx_.grammar.pattern("tactic_timing_runner").builtin;

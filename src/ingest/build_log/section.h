@@ -145,9 +145,6 @@ bool parse_computing_costs(std::string_view message, std::string_view& node);
 bool parse_format_combination(std::string_view message, std::string_view& formats);
 bool parse_timing_runner(std::string_view message, std::string_view& node,
                          std::string_view& runner);
-// tactic_chose_runner and tactic_profiling_completed: the lines that end a timing block.
-bool chose_runner(std::string_view message);
-bool profiling_completed(std::string_view message);
 // mem_layer's four captures (name, host, device, scratch) by position, as its FullMatch.
 bool parse_memory_layer(std::string_view message, std::string_view figures[4]);
 
