@@ -840,10 +840,9 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
       hit = trigger_of(l);
     }
     record(b, l, hit, index, pos, stop, next, captured, captures);
-    // Whether record() made the line the closing line of a run.
-    const std::vector<ScreenedBlock::Body>& runs = b.bodies;
+    const auto& last = b.bodies;  // the line went to a run as its closing line
     after_closing =
-        !runs.empty() && runs.back().closes && runs.back().line + runs.back().count == index + 1;
+        !last.empty() && last.back().closes && last.back().line + last.back().count == index + 1;
     pos = next;
   }
 }
