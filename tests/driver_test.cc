@@ -223,27 +223,6 @@ TEST(LogDriver, TimingBlocksEndAtTheLinesTheyRefuse) {
   });
 }
 
-// The lines that close a runner's timing ("profiling completed") and a format combination's
-// ("Chose Runner Type") are the last of their block, by hand from the fixture: line 8 closes the
-// first runner's block, so line 9's tactic is not its own; line 12 closes the second, so line 13
-// is not its own either. Inside its block a closing line is the block's, as its tactic lines
-// are, even with trigger text in its name (line 8: no error record); outside one it is matched
-// like any line (line 14: the record of Error Code 7).
-TEST(LogDriver, ClosingLinesEndTheirTimingBlock) {
-  expect_block_modes_agree(fixture("core/timing_closing_lines.log"), {}, {1, 64, 4096, 1 << 20});
-  for_each_block_mode("core/timing_closing_lines.log", [](const Capture& c) {
-    const TacticAttempt* t = last_attempt(c);
-    ASSERT_TRUE(t);
-    EXPECT_EQ(t->runner, "CudnnConvolution");
-    EXPECT_EQ(t->line, 10u);
-    EXPECT_EQ(t->tried, 1u);
-    EXPECT_EQ(t->tactics, (std::vector<std::string>{"0x0000000000000004"}));
-    ASSERT_EQ(c.runs.at(0).records.size(), 1u);
-    EXPECT_EQ(c.runs[0].records[0].line, 14u);
-    EXPECT_EQ(c.runs[0].records[0].code, 7);
-  });
-}
-
 // The log sections and their screen over the built-in grammar, as a reader builds them.
 struct Screen {
   explicit Screen(const std::string& path = "x") : ctx{*grammar, out, path} {}
@@ -650,7 +629,6 @@ void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 
           EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
           EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
           EXPECT_EQ(a.bodies[i].checked, b.bodies[i].checked);
-          EXPECT_EQ(a.bodies[i].closes, b.bodies[i].closes);
         }
         EXPECT_EQ(a.values, b.values);
         if (check) hits += a.hits.size();
@@ -689,7 +667,7 @@ TEST(LogDriver, LiteralScanAgreesWithTheSearchPerLiteral) {
        {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log",
         "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log",
-        "core/tactics.log", "core/tactic_shortcut.log", "core/timing_closing_lines.log"})
+        "core/tactics.log", "core/tactic_shortcut.log"})
     expect_literal_scan_agrees(fixture(f));
   expect_literal_scan_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
 }
@@ -723,37 +701,6 @@ TEST(LogScreen, BannerFieldsTravelWithTheirHit) {
   EXPECT_EQ(b.hits[2].captures, 1);
   EXPECT_EQ(field(b.hits[2], 0), "Float(1,1,1,1) -> Half(1,1,1,1)");
   EXPECT_EQ(b.hits[3].captures, 0);
-}
-
-// With body lines left to the driver, a runner's tactic lines and its closing line form one run
-// that ends there, unmatched; the format combination's closing line after it, and the tactic
-// line after that, find the block ended and are matched on the worker (no trigger: no hit), so
-// that the driver need not match them. Runs by hand from the four lines.
-TEST(LogScreen, ARunEndsAtItsClosingLine) {
-  Screen s;
-  const std::string text =
-      "[03/11/2024-10:00:01] [V] [TRT] Tactic Name: k1 Tactic: 0x0000000000000001 Time: 0.01\n"
-      "[03/11/2024-10:00:01] [V] [TRT] Conv_0 (CaskConvolution[0x80000009]) profiling completed "
-      "in 0.05 seconds. Fastest Tactic: 0x0000000000000001 Time: 0.01\n"
-      "[03/11/2024-10:00:01] [V] [TRT] >>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution "
-      "Tactic: 0x0000000000000001\n"
-      "[03/11/2024-10:00:01] [V] [TRT] Tactic Name: k2 Tactic: 0x0000000000000002 Time: 0.02\n";
-  ScreenedBlock b;
-  b.bytes = text;
-  s.screen.check_body_lines(false);
-  s.screen.screen(b, 1 << 20);
-  EXPECT_TRUE(b.hits.empty());
-  ASSERT_EQ(b.bodies.size(), 3u);
-  EXPECT_EQ(b.bodies[0].count, 2u);
-  EXPECT_TRUE(b.bodies[0].closes);
-  EXPECT_FALSE(b.bodies[0].checked);
-  EXPECT_EQ(b.bodies[1].count, 1u);
-  EXPECT_TRUE(b.bodies[1].closes);
-  EXPECT_TRUE(b.bodies[1].checked);
-  EXPECT_EQ(b.bodies[2].count, 1u);
-  EXPECT_FALSE(b.bodies[2].closes);
-  EXPECT_TRUE(b.bodies[2].checked);
-  EXPECT_EQ(b.values, (std::vector<uint64_t>{1, 2}));
 }
 
 // Tactic lines of the shape the screen's shortcut reads without the trigger search, with trigger

@@ -74,7 +74,6 @@ class Dispatcher {
         // A whole run of its body lines, read ahead by the screen.
         took_line();
         active_->next_body(b.values.data() + r->values_at, r->value_count);
-        if (r->closes) close();
         recognized_ += r->unprefixed;
         taken += r->count;
         pos = r->next;

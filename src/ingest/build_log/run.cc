@@ -198,32 +198,6 @@ __attribute__((always_inline)) inline bool banner(std::string_view& m, char fill
   return true;
 }
 
-// ">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x...": the runner and tactic
-// chosen for a format combination, after its runners' tactics.
-bool chose_runner(std::string_view m) { return banner(m, '>', "Chose Runner Type: "); }
-
-// "NAME (RUNNER) profiling completed in 0.0648 seconds. Fastest Tactic: 0x9cb3... Time: 0.0402",
-// which TensorRT 8.5 and later log after each runner's tactics: a ')' followed by exactly this,
-// whatever the name before it holds, and a time that ends in a digit. Read backwards from the
-// end, token by token (runs of bytes other than ' '), so that another line is refused within its
-// last few bytes (most of a log's other lines reach this).
-bool profiling_completed(std::string_view m) {
-  m = trim_end(m);
-  if (m.empty() || !re2_digit(m.back())) return false;  // the time's last digit
-  // Before the last token without spaces (there must be one), `fixed` must end the rest.
-  auto before = [&m](std::string_view fixed) {
-    const void* space = memrchr(m.data(), ' ', m.size());
-    const size_t n = space ? size_t(static_cast<const char*>(space) - m.data()) + 1 : 0;
-    if (n == m.size() || n < fixed.size() ||
-        std::memcmp(m.data() + n - fixed.size(), fixed.data(), fixed.size()) != 0)
-      return false;
-    m = m.substr(0, n - fixed.size());
-    return true;
-  };
-  return before(" Time: ") && before(" seconds. Fastest Tactic: ") &&
-         before(") profiling completed in ") && !m.empty();
-}
-
 }  // namespace
 
 // The three tactic-block banners below are read by position like the tactic lines: RE2 needs
@@ -296,11 +270,7 @@ enum Trigger {
 };
 
 class RunSection : public LogSection {
-  static constexpr std::string_view kTactic = "Tactic", kSkipping = "Skipping tactic ",
-                                    kChose = ">>>>>>>>>>>>>>> Chose Runner Type: ";
-  static bool closes_timing(std::string_view m) {
-    return chose_runner(m) || profiling_completed(m);
-  }
+  static constexpr std::string_view kTactic = "Tactic", kSkipping = "Skipping tactic ";
 
  public:
   using LogSection::LogSection;
@@ -324,7 +294,6 @@ class RunSection : public LogSection {
   }
 
   bool start(size_t which, const LogLine& line) override {
-    closed_ = false;
     const Grammar& g = ctx_.grammar;
     std::string& a = scratch_a_;
     std::string& b = scratch_b_;
@@ -432,12 +401,8 @@ class RunSection : public LogSection {
   }
 
   // After a Timing Runner: its tactic lines. Warnings among them (skipped tactics, memory) are
-  // read as records without closing the block, and the lines that close a runner's or a format
-  // combination's timing (profiling completed, runner chosen) are taken without a record: a
-  // verbose log holds one or more per runner, and as lines of the block the screen's workers
-  // need not match them against every trigger.
+  // read as records without closing the block.
   bool next(const LogLine& line) override {
-    if (closed_) return false;  // the block's closing line was the last
     if (line.message.rfind(kTactic, 0) == 0) {
       uint64_t value = 0;
       std::string id;
@@ -450,15 +415,13 @@ class RunSection : public LogSection {
     }
     if (line.alarm()) return read_error_line(ctx_, line);
     // 8.6 logs a tactic it skips for lack of memory at verbose level, among the timed ones.
-    if (line.message.rfind(kSkipping, 0) == 0) return true;
-    closed_ = closes_timing(line.message);
-    return closed_;
+    return line.message.rfind(kSkipping, 0) == 0;
   }
 
-  // What next() takes: tactic lines, warnings and errors, skipped tactics, the closing lines.
+  // What next() takes: tactic lines, warnings and errors, skipped tactics.
   bool refuses(const LogLine& line) const override {
     return !line.alarm() && line.message.rfind(kTactic, 0) != 0 &&
-           line.message.rfind(kSkipping, 0) != 0 && !closes_timing(line.message);
+           line.message.rfind(kSkipping, 0) != 0;
   }
 
   bool has_body() const override { return true; }
@@ -466,9 +429,8 @@ class RunSection : public LogSection {
     std::string id;
     if (line.message.rfind(kTactic, 0) == 0 && read_tactic_line(line.message, value, id))
       return id.empty() ? Body::Value : Body::No;
-    if (line.alarm()) return Body::No;
-    if (line.message.rfind(kSkipping, 0) == 0) return Body::NoValue;
-    return closes_timing(line.message) ? Body::Closing : Body::No;
+    if (!line.alarm() && line.message.rfind(kSkipping, 0) == 0) return Body::NoValue;
+    return Body::No;
   }
   FastBody fast_body() const override {
     if (!fast_tactic_line_) return {};
@@ -476,7 +438,7 @@ class RunSection : public LogSection {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (kAvx2) read = read_usual_tactic_line_avx2;  // without the dispatch's call
 #endif
-    return {{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}, {std::string(kChose)}};
+    return {{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}};
   }
   void next_body(const uint64_t* values, size_t count) override {
     ids_.insert(ids_.end(), values, values + count);
@@ -486,7 +448,7 @@ class RunSection : public LogSection {
   // The tactics of a block are handed over only when nothing later can replace them (a new
   // run, the end of the log): the next block's attempt would, and converting millions of ids
   // to text per block costs more than reading them.
-  void end() override { closed_ = false; }
+  void end() override {}
   void finish() override { publish_tactics(); }
 
  private:
@@ -560,7 +522,6 @@ class RunSection : public LogSection {
   std::vector<uint64_t> ids_;          // the tactics of attempt_
   std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
   bool tactics_pending_ = false;
-  bool closed_ = false;  // the open block took its closing line: it takes no more
   const bool fast_tactic_line_ = ctx_.grammar.pattern("tactic_line").builtin;
   const bool fast_banners_ = ctx_.grammar.pattern("tactic_computing_costs").builtin &&
                              ctx_.grammar.pattern("tactic_format_combination").builtin &&

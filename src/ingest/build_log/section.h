@@ -67,10 +67,8 @@ class LogSection {
   // the dispatching thread would make that thread the bottleneck, so the screen reads body
   // lines ahead on its worker threads with body_line(), which must not touch the section's
   // state. While the section is open, the driver hands it each run of consecutive body lines
-  // at once: next_body(values) must do what next() does with those lines. A Closing line is
-  // taken silently and ends the section after it (next() refuses the line after it): it is the
-  // last of its run, and the driver ends the section once the run is taken.
-  enum class Body { No, Value, NoValue, Closing };  // with a value, silent, silent and last
+  // at once: next_body(values) must do what next() does with those lines.
+  enum class Body { No, Value, NoValue };  // a body line with a value, or one taken silently
   virtual bool has_body() const { return false; }
   virtual Body body_line(const LogLine&, uint64_t& /*value*/) const { return Body::No; }
   virtual void next_body(const uint64_t* /*values*/, size_t /*count*/) {}
@@ -80,13 +78,12 @@ class LogSection {
   // is taken whatever it holds) with the value body_line() would give as Body::Value; or null,
   // and the screen takes the usual path. It must never take a line end. The screen does not
   // match such lines against the triggers; the driver does, if the section does not take them.
-  // `silent` and `closing`: starts of messages body_line() takes as Body::NoValue and as
-  // Body::Closing whatever follows (unless the line is a warning or an error), read the same way.
+  // `silent`: starts of messages body_line() takes as Body::NoValue whatever follows (unless
+  // the line is a warning or an error), read the same way.
   struct FastBody {
     std::vector<std::string> starts;
     const char* (*read)(const char* message, const char* end, uint64_t& value) = nullptr;
     std::vector<std::string> silent;
-    std::vector<std::string> closing;
   };
   virtual FastBody fast_body() const { return {}; }
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
