@@ -164,10 +164,10 @@ TEST(LogDriver, TheMappedLogHookRunsOncePerMappedLog) {
   EXPECT_EQ(count({fixture("capture/layers.json")}, 1, size_t(1) << 20), 0);
 }
 
-// Reads `name` (a fixture) line by line and in 64-byte and 1 MiB blocks, with one and two
-// threads, and hands each reading's capture to `check`.
-void for_each_block_mode(const std::string& name,
-                         const std::function<void(const Capture&)>& check) {
+// Reads `path` line by line and in 64-byte and 1 MiB blocks, with one and two threads, and
+// hands each reading's capture to `check`; for_each_block_mode() reads a fixture by its name.
+void for_each_block_mode_at(const std::string& path,
+                            const std::function<void(const Capture&)>& check) {
   ReadLimits limits;
   for (size_t block : {size_t(0), size_t(64), size_t(1) << 20}) {
     for (unsigned threads : {1u, 2u}) {
@@ -175,9 +175,13 @@ void for_each_block_mode(const std::string& name,
       limits.log_block_bytes = block;
       limits.threads = threads;
       auto grammar = Grammar::load();
-      check(load_capture({fixture(name)}, *grammar, limits));
+      check(load_capture({path}, *grammar, limits));
     }
   }
+}
+void for_each_block_mode(const std::string& name,
+                         const std::function<void(const Capture&)>& check) {
+  for_each_block_mode_at(fixture(name), check);
 }
 
 // The last tactic attempt of the capture's one run, or null (a failure then).
@@ -221,6 +225,54 @@ TEST(LogDriver, TimingBlocksEndAtTheLinesTheyRefuse) {
     EXPECT_EQ(t->tried, 2u);
     EXPECT_EQ(t->tactics, (std::vector<std::string>{"0x0000000000000008", "0x0000000000000009"}));
   });
+}
+
+// The lines that close a runner's timing ("profiling completed") and a format combination's
+// ("Chose Runner Type") are the last of their block, by hand from the fixture: line 8 closes the
+// first runner's block, so line 9's tactic is not its own; line 12 closes the second, so line 13
+// is not its own either. Inside its block a closing line is the block's, as its tactic lines
+// are, even with trigger text in its name (line 8: no error record); outside one it is matched
+// like any line (line 14: the record of Error Code 7).
+TEST(LogDriver, ClosingLinesEndTheirTimingBlock) {
+  const std::string want = expect_block_modes_agree(fixture("core/timing_closing_lines.log"), {},
+                                                    {1, 64, 4096, 1 << 20});
+  // With run.re2 given again (a comment apart), the closing lines are read by their patterns.
+  const fs::path dir = fs::temp_directory_path() / "trtlens-closing-lines-grammar";
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.re2") << "# changed by a test: forces the pattern path\n"
+                                 << test::read_file(test::source_dir() + "/grammar/run.re2");
+  EXPECT_EQ(expect_block_modes_agree(fixture("core/timing_closing_lines.log"), {},
+                                     {1, 64, 4096, 1 << 20}, dir.string()),
+            want);
+  for_each_block_mode("core/timing_closing_lines.log", [](const Capture& c) {
+    const TacticAttempt* t = last_attempt(c);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->runner, "CudnnConvolution");
+    EXPECT_EQ(t->line, 10u);
+    EXPECT_EQ(t->tried, 1u);
+    EXPECT_EQ(t->tactics, (std::vector<std::string>{"0x0000000000000004"}));
+    ASSERT_EQ(c.runs.at(0).records.size(), 1u);
+    EXPECT_EQ(c.runs[0].records[0].line, 14u);
+    EXPECT_EQ(c.runs[0].records[0].code, 7);
+  });
+  // Cut after line 9, the first runner's block is the last: line 8 ends it although a trigger
+  // matched it (its Error Code text), and the tactic line after it, which the screen reads
+  // ahead as a body line, is not the block's.
+  const std::string text = test::read_file(fixture("core/timing_closing_lines.log"));
+  size_t cut = 0;
+  for (int line = 0; line < 9; ++line) cut = text.find('\n', cut) + 1;
+  const fs::path head = fs::temp_directory_path() / "trtlens-closing-lines-head.log";
+  std::ofstream(head, std::ios::binary) << text.substr(0, cut);
+  for_each_block_mode_at(head.string(), [](const Capture& c) {
+    const TacticAttempt* t = last_attempt(c);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->runner, "CaskConvolution");
+    EXPECT_EQ(t->line, 5u);
+    EXPECT_EQ(t->tried, 2u);
+    EXPECT_EQ(t->tactics, (std::vector<std::string>{"0x0000000000000001", "0x0000000000000002"}));
+    EXPECT_TRUE(c.runs.at(0).records.empty());
+  });
+  fs::remove(head);
 }
 
 // The log sections and their screen over the built-in grammar, as a reader builds them.
@@ -416,6 +468,48 @@ TEST(LogDriver, TacticBannersReadByPositionAgreeWithThePatterns) {
       ASSERT_EQ(y, view(b));
     }
   }
+}
+
+// The lines that end a timing block, read by position, must answer as their patterns do: real
+// lines, edge cases, then 20,000 random tails over the bytes that matter to the patterns.
+TEST(LogDriver, ClosingLinesReadByPositionAgreeWithThePatterns) {
+  auto grammar = Grammar::load();
+  const RE2& chose = grammar->re("tactic_chose_runner");
+  const RE2& profiled = grammar->re("tactic_profiling_completed");
+  std::vector<std::string> lines = {
+      ">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x9cb304e2edbc1221",
+      "> Chose Runner Type: ",
+      ">Chose Runner Type: x",
+      ">> Chose Runner Type:",
+      "Chose Runner Type: x",
+      "Conv_0 (CaskConvolution[0x80000009]) profiling completed in 0.0647644 seconds. Fastest "
+      "Tactic: 0x9cb304e2edbc1221 Time: 0.0402286",
+      "a) profiling completed in 1 seconds. Fastest Tactic: 2 Time: 3",
+      ") profiling completed in 1 seconds. Fastest Tactic: 2 Time: 3",
+      "a) profiling completed in 1 seconds. Fastest Tactic: 2 Time: 3 \t",
+      "a) profiling completed in 1 seconds. Fastest Tactic: 2 Time: 3x",
+      "a) profiling completed in 1 seconds. Fastest Tactic: 2 Time: x\t3",
+      "a) profiling completed in 1 seconds. Fastest Tactic: 2 Time: ",
+      "a) profiling completed in  seconds. Fastest Tactic: 2 Time: 3",
+      "a) profiling completed in 1 seconds. Fastest Tactic: 2 3 Time: 4",
+      "a) profiling completed in 1 seconds. Fastest Tactic: 2 Time: 3 Time: 4",
+      "a (b) profiling completed in 1 2 seconds. Fastest Tactic: 3 Time: 4"};
+  add_random_lines(lines, 7,
+                   {">> Chose Runner Type: ", "a) profiling completed in ",
+                    "a) profiling completed in 1 seconds. Fastest Tactic: ",
+                    "a) profiling completed in 1 seconds. Fastest Tactic: 2 Time: "},
+                   " )1x.\t\rTime:", 14);
+  size_t closing = 0;
+  for (const std::string& l : lines) {
+    SCOPED_TRACE(l);
+    const bool a = RE2::PartialMatch(l, chose), b = RE2::PartialMatch(l, profiled);
+    ASSERT_EQ(chose_runner(l), a);
+    ASSERT_EQ(profiling_completed(l), b);
+    closing += a || b;
+  }
+  // Both answers occur often among the random lines, not only in the hand-written ones.
+  EXPECT_GT(closing, 1000u);
+  EXPECT_LT(closing, lines.size() - 1000);
 }
 
 // The per-layer memory line read by position must answer as mem_layer's FullMatch does.
@@ -629,6 +723,7 @@ void expect_literal_scan_agrees(const std::string& path, size_t max_line = 1 << 
           EXPECT_EQ(a.bodies[i].next, b.bodies[i].next);
           EXPECT_EQ(a.bodies[i].unprefixed, b.bodies[i].unprefixed);
           EXPECT_EQ(a.bodies[i].checked, b.bodies[i].checked);
+          EXPECT_EQ(a.bodies[i].closes, b.bodies[i].closes);
         }
         EXPECT_EQ(a.values, b.values);
         if (check) hits += a.hits.size();
@@ -667,7 +762,7 @@ TEST(LogDriver, LiteralScanAgreesWithTheSearchPerLiteral) {
        {"seed000_int8.log", "core/prefixes.log", "core/crlf.log", "core/cr.log",
         "core/ansi_utf8.log", "core/hazards_8x.log", "core/two_builds.log", "core/bad_line.log",
         "memory/several_builds.log", "capture/runtime.log", "provenance/small_build.log",
-        "core/tactics.log", "core/tactic_shortcut.log"})
+        "core/tactics.log", "core/tactic_shortcut.log", "core/timing_closing_lines.log"})
     expect_literal_scan_agrees(fixture(f));
   expect_literal_scan_agrees(fixture("seed000_int8.log"), 72);  // lines cut at the limit
 }
@@ -701,6 +796,37 @@ TEST(LogScreen, BannerFieldsTravelWithTheirHit) {
   EXPECT_EQ(b.hits[2].captures, 1);
   EXPECT_EQ(field(b.hits[2], 0), "Float(1,1,1,1) -> Half(1,1,1,1)");
   EXPECT_EQ(b.hits[3].captures, 0);
+}
+
+// With body lines left to the driver, a runner's tactic lines and its closing line form one run
+// that ends there, unmatched; the format combination's closing line after it, and the tactic
+// line after that, find the block ended and are matched on the worker (no trigger: no hit), so
+// that the driver need not match them. Runs by hand from the four lines.
+TEST(LogScreen, ARunEndsAtItsClosingLine) {
+  Screen s;
+  const std::string text =
+      "[03/11/2024-10:00:01] [V] [TRT] Tactic Name: k1 Tactic: 0x0000000000000001 Time: 0.01\n"
+      "[03/11/2024-10:00:01] [V] [TRT] Conv_0 (CaskConvolution[0x80000009]) profiling completed "
+      "in 0.05 seconds. Fastest Tactic: 0x0000000000000001 Time: 0.01\n"
+      "[03/11/2024-10:00:01] [V] [TRT] >>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution "
+      "Tactic: 0x0000000000000001\n"
+      "[03/11/2024-10:00:01] [V] [TRT] Tactic Name: k2 Tactic: 0x0000000000000002 Time: 0.02\n";
+  ScreenedBlock b;
+  b.bytes = text;
+  s.screen.check_body_lines(false);
+  s.screen.screen(b, 1 << 20);
+  EXPECT_TRUE(b.hits.empty());
+  ASSERT_EQ(b.bodies.size(), 3u);
+  EXPECT_EQ(b.bodies[0].count, 2u);
+  EXPECT_TRUE(b.bodies[0].closes);
+  EXPECT_FALSE(b.bodies[0].checked);
+  EXPECT_EQ(b.bodies[1].count, 1u);
+  EXPECT_TRUE(b.bodies[1].closes);
+  EXPECT_TRUE(b.bodies[1].checked);
+  EXPECT_EQ(b.bodies[2].count, 1u);
+  EXPECT_FALSE(b.bodies[2].closes);
+  EXPECT_TRUE(b.bodies[2].checked);
+  EXPECT_EQ(b.values, (std::vector<uint64_t>{1, 2}));
 }
 
 // Tactic lines of the shape the screen's shortcut reads without the trigger search, with trigger

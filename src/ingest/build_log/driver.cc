@@ -74,6 +74,7 @@ class Dispatcher {
         // A whole run of its body lines, read ahead by the screen.
         took_line();
         active_->next_body(b.values.data() + r->values_at, r->value_count);
+        if (r->closes) close();
         recognized_ += r->unprefixed;
         taken += r->count;
         pos = r->next;
@@ -147,6 +148,7 @@ class Dispatcher {
       if (active_->next(line)) {
         took_line();
         if (!screened || !(line.prefixed || hit >= 0)) ++recognized_;
+        if (active_->ended()) close();
         return;
       }
       if (held_.size() < kMaxHeld && active_->may_resume_after(line)) {

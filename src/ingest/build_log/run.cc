@@ -249,6 +249,32 @@ bool parse_timing_runner(std::string_view m, std::string_view& node, std::string
   return true;
 }
 
+// ^>+ Chose Runner Type:\x20 (">>>>>>>>>>>>>>> Chose Runner Type: CaskConvolution Tactic: 0x...",
+// the runner and tactic chosen for a format combination, after its runners' tactics)
+bool chose_runner(std::string_view m) { return banner(m, '>', "Chose Runner Type: "); }
+
+// ^.+\) profiling completed in [^ ]+ seconds\. Fastest Tactic: [^ ]+ Time: [^ ]*\d\s*$ ("NAME
+// (RUNNER) profiling completed in 0.0648 seconds. Fastest Tactic: 0x9cb3... Time: 0.0402", which
+// TensorRT 8.5 and later log after each runner's tactics). Read backwards from the end, token by
+// token (runs of bytes other than ' '), so that another line is refused within its last few
+// bytes: most of a log's other lines reach this.
+bool profiling_completed(std::string_view m) {
+  m = trim_end(m);
+  if (m.empty() || !re2_digit(m.back())) return false;  // the time's last digit
+  // Before the last token without spaces (there must be one), `fixed` must end the rest.
+  auto before = [&m](std::string_view fixed) {
+    const void* space = memrchr(m.data(), ' ', m.size());
+    const size_t n = space ? size_t(static_cast<const char*>(space) - m.data()) + 1 : 0;
+    if (n == m.size() || n < fixed.size() ||
+        std::memcmp(m.data() + n - fixed.size(), fixed.data(), fixed.size()) != 0)
+      return false;
+    m = m.substr(0, n - fixed.size());
+    return true;
+  };
+  return before(" Time: ") && before(" seconds. Fastest Tactic: ") &&
+         before(") profiling completed in ") && !m.empty();
+}
+
 namespace {
 
 enum Trigger {
@@ -270,7 +296,16 @@ enum Trigger {
 };
 
 class RunSection : public LogSection {
-  static constexpr std::string_view kTactic = "Tactic", kSkipping = "Skipping tactic ";
+  static constexpr std::string_view kTactic = "Tactic", kSkipping = "Skipping tactic ",
+                                    kChose = ">>>>>>>>>>>>>>> Chose Runner Type: ";
+  // The lines that end a timing block (tactic_chose_runner, tactic_profiling_completed): by
+  // position with the built-in grammar, else by their patterns.
+  bool closes_timing(std::string_view m) const {
+    if (fast_closing_) return chose_runner(m) || profiling_completed(m);
+    const Grammar& g = ctx_.grammar;
+    return RE2::PartialMatch(m, g.re("tactic_chose_runner")) ||
+           RE2::PartialMatch(m, g.re("tactic_profiling_completed"));
+  }
 
  public:
   using LogSection::LogSection;
@@ -294,6 +329,7 @@ class RunSection : public LogSection {
   }
 
   bool start(size_t which, const LogLine& line) override {
+    closed_ = false;
     const Grammar& g = ctx_.grammar;
     std::string& a = scratch_a_;
     std::string& b = scratch_b_;
@@ -401,8 +437,12 @@ class RunSection : public LogSection {
   }
 
   // After a Timing Runner: its tactic lines. Warnings among them (skipped tactics, memory) are
-  // read as records without closing the block.
+  // read as records without closing the block, and the lines that close a runner's or a format
+  // combination's timing (profiling completed, runner chosen) are taken without a record: a
+  // verbose log holds one or more per runner, and as lines of the block the screen's workers
+  // need not match them against every trigger.
   bool next(const LogLine& line) override {
+    if (closed_) return false;  // the block's closing line was the last
     if (line.message.rfind(kTactic, 0) == 0) {
       uint64_t value = 0;
       std::string id;
@@ -415,13 +455,16 @@ class RunSection : public LogSection {
     }
     if (line.alarm()) return read_error_line(ctx_, line);
     // 8.6 logs a tactic it skips for lack of memory at verbose level, among the timed ones.
-    return line.message.rfind(kSkipping, 0) == 0;
+    if (line.message.rfind(kSkipping, 0) == 0) return true;
+    closed_ = closes_timing(line.message);
+    return closed_;
   }
+  bool ended() const override { return closed_; }
 
-  // What next() takes: tactic lines, warnings and errors, skipped tactics.
+  // What next() takes: tactic lines, warnings and errors, skipped tactics, the closing lines.
   bool refuses(const LogLine& line) const override {
     return !line.alarm() && line.message.rfind(kTactic, 0) != 0 &&
-           line.message.rfind(kSkipping, 0) != 0;
+           line.message.rfind(kSkipping, 0) != 0 && !closes_timing(line.message);
   }
 
   bool has_body() const override { return true; }
@@ -429,8 +472,9 @@ class RunSection : public LogSection {
     std::string id;
     if (line.message.rfind(kTactic, 0) == 0 && read_tactic_line(line.message, value, id))
       return id.empty() ? Body::Value : Body::No;
-    if (!line.alarm() && line.message.rfind(kSkipping, 0) == 0) return Body::NoValue;
-    return Body::No;
+    if (line.alarm()) return Body::No;
+    if (line.message.rfind(kSkipping, 0) == 0) return Body::NoValue;
+    return closes_timing(line.message) ? Body::Closing : Body::No;
   }
   FastBody fast_body() const override {
     if (!fast_tactic_line_) return {};
@@ -438,7 +482,9 @@ class RunSection : public LogSection {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (kAvx2) read = read_usual_tactic_line_avx2;  // without the dispatch's call
 #endif
-    return {{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}};
+    FastBody fast{{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}, {}};
+    if (fast_closing_) fast.closing.emplace_back(kChose);
+    return fast;
   }
   void next_body(const uint64_t* values, size_t count) override {
     ids_.insert(ids_.end(), values, values + count);
@@ -448,7 +494,7 @@ class RunSection : public LogSection {
   // The tactics of a block are handed over only when nothing later can replace them (a new
   // run, the end of the log): the next block's attempt would, and converting millions of ids
   // to text per block costs more than reading them.
-  void end() override {}
+  void end() override { closed_ = false; }
   void finish() override { publish_tactics(); }
 
  private:
@@ -522,7 +568,10 @@ class RunSection : public LogSection {
   std::vector<uint64_t> ids_;          // the tactics of attempt_
   std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
   bool tactics_pending_ = false;
+  bool closed_ = false;  // the open block took its closing line: it takes no more
   const bool fast_tactic_line_ = ctx_.grammar.pattern("tactic_line").builtin;
+  const bool fast_closing_ = ctx_.grammar.pattern("tactic_chose_runner").builtin &&
+                             ctx_.grammar.pattern("tactic_profiling_completed").builtin;
   const bool fast_banners_ = ctx_.grammar.pattern("tactic_computing_costs").builtin &&
                              ctx_.grammar.pattern("tactic_format_combination").builtin &&
                              ctx_.grammar.pattern("tactic_timing_runner").builtin;

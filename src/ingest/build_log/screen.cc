@@ -311,13 +311,16 @@ LogScreen::LogScreen(const Grammar& grammar,
     // take them (see ScreenedBlock::bodies).
     LogSection::FastBody fast = body_->fast_body();
     bool ok = fast.read != nullptr && !fast.starts.empty();
-    for (const auto* list : {&fast.starts, &fast.silent})
+    for (const auto* list : {&fast.starts, &fast.silent, &fast.closing})
       for (const std::string& start : *list)
         ok = ok && start.size() >= 2 && start[0] != '[' && start[0] != ' ' &&
              start[0] != '\t' && !re2_digit(start[0]);
     if (ok) {
       fast_read_ = fast.read;
-      fast_silent_ = std::move(fast.silent);
+      for (std::string& start : fast.silent)
+        fast_silent_.emplace_back(std::move(start), LogSection::Body::NoValue);
+      for (std::string& start : fast.closing)
+        fast_silent_.emplace_back(std::move(start), LogSection::Body::Closing);
     }
   }
   one_pass_literals_ = literals_.size() <= 64 && literal_firsts_.size() <= 4 &&
@@ -652,10 +655,12 @@ __attribute__((always_inline)) inline void LogScreen::add_body(ScreenedBlock& b,
                                                                LogSection::Body kind,
                                                                uint64_t value, uint32_t index,
                                                                size_t pos, size_t next) {
-  if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index)
+  if (b.bodies.empty() || b.bodies.back().line + b.bodies.back().count != index ||
+      b.bodies.back().closes)
     b.bodies.push_back({uint32_t(pos), index, 0, 0, uint32_t(b.values.size()), 0, 0, true});
   ScreenedBlock::Body& run = b.bodies.back();
   run.checked = run.checked && checked;
+  run.closes = kind == LogSection::Body::Closing;
   ++run.count;
   run.next = uint32_t(next);
   if (!prefixed) ++run.unprefixed;
@@ -707,14 +712,14 @@ __attribute__((always_inline)) inline bool LogScreen::fast_line(const ScreenedBl
   out.kind = LogSection::Body::Value;
   const char* tail = fast_read_(message, data + size, out.value);
   if (!tail) {
-    for (const std::string& start : fast_silent_)
+    for (const auto& [start, kind] : fast_silent_)
       if (size - pos - 32 >= start.size() &&
           std::memcmp(message, start.data(), start.size()) == 0) {
         tail = message + start.size();
+        out.kind = kind;
         break;
       }
     if (!tail) return false;
-    out.kind = LogSection::Body::NoValue;
   }
   const LineScan rest = scan_line_sse2(tail, data + size);
   const size_t eol = size_t(rest.eol - data);
@@ -762,7 +767,11 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
   // The lines as block_line() splits them when has_cr is set: a block with any CR has CR line
   // ends, so splitting at every CR here is the same split.
   std::string scratch_text;
-  const bool check = check_body_.load(std::memory_order_relaxed);
+  const bool check_all = check_body_.load(std::memory_order_relaxed);
+  // A body line right after a closing one (LogSection::Body::Closing) finds its section ended:
+  // it is matched here, not by the driver on its one thread.
+  bool after_closing = false;
+  auto checked = [&] { return check_all || std::exchange(after_closing, false); };
   FastLine fast;
   UsualPrefix prefix;
   // The bytes a page ahead of the line are asked for before they are read: the hardware's
@@ -784,12 +793,14 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
       const size_t eol = pos + fast.line.text.size();
       const size_t next = next_line(data, size, eol, b.has_cr);
       const uint32_t index = uint32_t(b.lines++);
+      const bool check = checked();
       const int hit = check ? trigger_of(fast.line) : -1;
       if (hit >= 0) {
         record(b, fast.line, hit, index, pos, eol - pos, next, captured, captures);
       } else {
         ++b.recognized;
         add_body(b, true, check, fast.kind, fast.value, index, pos, next);
+        after_closing = fast.kind == LogSection::Body::Closing;
       }
       pos = next;
       continue;
@@ -808,14 +819,31 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
     LogLine l;
     int hit;
     captures = 0;
+    const bool check = checked();
     if (scan.esc) {  // a literal may be split by escape sequences: look after removing them
       l = line(strip_ansi(text, scratch_text), 0);
       hit = match(l);
     } else {
       l = line(text, 0);
+      // Unless asked to, a line the body section takes is not matched against the triggers,
+      // as on the shortcut above: the driver matches it if that section is not open.
+      uint64_t value = 0;
+      const LogSection::Body kind =
+          !check && body_ && stop <= max_line ? body_->body_line(l, value) : LogSection::Body::No;
+      if (kind != LogSection::Body::No) {
+        if (l.prefixed) ++b.recognized;
+        add_body(b, l.prefixed, false, kind, value, index, pos, next);
+        after_closing = kind == LogSection::Body::Closing;
+        pos = next;
+        continue;
+      }
       hit = trigger_of(l);
     }
     record(b, l, hit, index, pos, stop, next, captured, captures);
+    // Whether record() made the line the closing line of a run.
+    const std::vector<ScreenedBlock::Body>& runs = b.bodies;
+    after_closing =
+        !runs.empty() && runs.back().closes && runs.back().line + runs.back().count == index + 1;
     pos = next;
   }
 }

@@ -73,6 +73,7 @@ struct ScreenedBlock {
     uint32_t value_count;  // values of the run (lines taken silently have none)
     uint32_t unprefixed;   // lines of the run without a log prefix (not yet counted as recognized)
     bool checked;          // every line of the run was matched against the triggers
+    bool closes = false;   // its last line is a LogSection::Body::Closing one
   };
   std::vector<Body> bodies;
   std::vector<uint64_t> values;
@@ -190,7 +191,7 @@ class LogScreen {
                        uint64_t value, uint32_t index, size_t pos, size_t next);
   // The body section's shortcut (LogSection::fast_body), and the line it reads at `pos`.
   const char* (*fast_read_)(const char*, const char*, uint64_t&) = nullptr;
-  std::vector<std::string> fast_silent_;
+  std::vector<std::pair<std::string, LogSection::Body>> fast_silent_;  // NoValue or Closing
   mutable std::atomic<bool> check_body_{true};
   struct FastLine {
     LogLine line;

@@ -48,6 +48,9 @@ class LogSection {
   // A following line. Return false when it is not this section's: the section is then ended
   // and the driver dispatches the line as usual.
   virtual bool next(const LogLine&) { return false; }
+  // True once next() took the section's last line (a Body::Closing one): the driver ends the
+  // section right after it, so that no later line, not even a body run read ahead, reaches it.
+  virtual bool ended() const { return false; }
   // next() refused the line, yet the section may go on after it: another thread logged into
   // the middle of a listing. The driver holds such lines (a few at most); when the section takes
   // a later line it is told how many it missed, otherwise it ends and the held lines are read
@@ -67,8 +70,10 @@ class LogSection {
   // the dispatching thread would make that thread the bottleneck, so the screen reads body
   // lines ahead on its worker threads with body_line(), which must not touch the section's
   // state. While the section is open, the driver hands it each run of consecutive body lines
-  // at once: next_body(values) must do what next() does with those lines.
-  enum class Body { No, Value, NoValue };  // a body line with a value, or one taken silently
+  // at once: next_body(values) must do what next() does with those lines. A Closing line is
+  // taken silently and ends the section after it (next() refuses the line after it): it is the
+  // last of its run, and the driver ends the section once the run is taken.
+  enum class Body { No, Value, NoValue, Closing };  // with a value, silent, silent and last
   virtual bool has_body() const { return false; }
   virtual Body body_line(const LogLine&, uint64_t& /*value*/) const { return Body::No; }
   virtual void next_body(const uint64_t* /*values*/, size_t /*count*/) {}
@@ -78,12 +83,13 @@ class LogSection {
   // is taken whatever it holds) with the value body_line() would give as Body::Value; or null,
   // and the screen takes the usual path. It must never take a line end. The screen does not
   // match such lines against the triggers; the driver does, if the section does not take them.
-  // `silent`: starts of messages body_line() takes as Body::NoValue whatever follows (unless
-  // the line is a warning or an error), read the same way.
+  // `silent` and `closing`: starts of messages body_line() takes as Body::NoValue and as
+  // Body::Closing whatever follows (unless the line is a warning or an error), read the same way.
   struct FastBody {
     std::vector<std::string> starts;
     const char* (*read)(const char* message, const char* end, uint64_t& value) = nullptr;
     std::vector<std::string> silent;
+    std::vector<std::string> closing;
   };
   virtual FastBody fast_body() const { return {}; }
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
@@ -142,6 +148,9 @@ bool parse_computing_costs(std::string_view message, std::string_view& node);
 bool parse_format_combination(std::string_view message, std::string_view& formats);
 bool parse_timing_runner(std::string_view message, std::string_view& node,
                          std::string_view& runner);
+// tactic_chose_runner and tactic_profiling_completed: the lines that end a timing block.
+bool chose_runner(std::string_view message);
+bool profiling_completed(std::string_view message);
 // mem_layer's four captures (name, host, device, scratch) by position, as its FullMatch.
 bool parse_memory_layer(std::string_view message, std::string_view figures[4]);
 
