@@ -329,7 +329,6 @@ class RunSection : public LogSection {
   }
 
   bool start(size_t which, const LogLine& line) override {
-    closed_ = false;
     const Grammar& g = ctx_.grammar;
     std::string& a = scratch_a_;
     std::string& b = scratch_b_;
@@ -442,7 +441,7 @@ class RunSection : public LogSection {
   // verbose log holds one or more per runner, and as lines of the block the screen's workers
   // need not match them against every trigger.
   bool next(const LogLine& line) override {
-    if (closed_) return false;  // the block's closing line was the last
+    took_closing_ = false;
     if (line.message.rfind(kTactic, 0) == 0) {
       uint64_t value = 0;
       std::string id;
@@ -456,10 +455,10 @@ class RunSection : public LogSection {
     if (line.alarm()) return read_error_line(ctx_, line);
     // 8.6 logs a tactic it skips for lack of memory at verbose level, among the timed ones.
     if (line.message.rfind(kSkipping, 0) == 0) return true;
-    closed_ = closes_timing(line.message);
-    return closed_;
+    took_closing_ = closes_timing(line.message);
+    return took_closing_;
   }
-  bool ended() const override { return closed_; }
+  bool ended() const override { return took_closing_; }
 
   // What next() takes: tactic lines, warnings and errors, skipped tactics, the closing lines.
   bool refuses(const LogLine& line) const override {
@@ -494,7 +493,7 @@ class RunSection : public LogSection {
   // The tactics of a block are handed over only when nothing later can replace them (a new
   // run, the end of the log): the next block's attempt would, and converting millions of ids
   // to text per block costs more than reading them.
-  void end() override { closed_ = false; }
+  void end() override {}
   void finish() override { publish_tactics(); }
 
  private:
@@ -568,7 +567,7 @@ class RunSection : public LogSection {
   std::vector<uint64_t> ids_;          // the tactics of attempt_
   std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
   bool tactics_pending_ = false;
-  bool closed_ = false;  // the open block took its closing line: it takes no more
+  bool took_closing_ = false;  // the last line next() took ends the block (ended())
   const bool fast_tactic_line_ = ctx_.grammar.pattern("tactic_line").builtin;
   const bool fast_closing_ = ctx_.grammar.pattern("tactic_chose_runner").builtin &&
                              ctx_.grammar.pattern("tactic_profiling_completed").builtin;
