@@ -211,6 +211,29 @@ TEST(LogDriver, TacticLinesAreReadInEveryBlockMode) {
   });
 }
 
+// A run of usual tactic lines broken every way the screen's run loop stops at, by hand from the
+// fixture: the runner on line 4 times lines 5-18. Line 8's time stamp differs from the line
+// before, line 10 is a warning, line 12 a skipped tactic (not timed), line 15's id has 17 hex
+// digits, line 17 has colour in its time; line 19's name holds a space and ends the block, so
+// line 20's tactic is not the runner's.
+TEST(LogDriver, TacticRunsBrokenAnywhereReadAsLineByLine) {
+  for_each_block_mode("core/tactic_runs.log", [](const Capture& c) {
+    const TacticAttempt* t = last_attempt(c);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->node, "Conv_0");
+    EXPECT_EQ(t->line, 4u);
+    EXPECT_EQ(t->tried, 13u);
+    std::vector<std::string> expected;
+    for (const char* id : {"1", "2", "3", "4", "5", "6", "7", "9", "a"})
+      expected.push_back(std::string("0x000000000000000") + id);
+    expected.push_back("0x1000000000000000b");
+    for (const char* id : {"c", "d", "e"})
+      expected.push_back(std::string("0x000000000000000") + id);
+    EXPECT_EQ(t->tactics, expected);
+    EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
+  });
+}
+
 // Where timing blocks end, by hand from the fixture: the first block takes lines 6-10 (a tactic
 // line at warning level, a memory warning, a skipped tactic) and ends at its "profiling
 // completed" line; the second ends at the information line 15; the last runner (line 17) times
@@ -827,6 +850,33 @@ TEST(LogScreen, ARunEndsAtItsClosingLine) {
   EXPECT_FALSE(b.bodies[2].closes);
   EXPECT_TRUE(b.bodies[2].checked);
   EXPECT_EQ(b.values, (std::vector<uint64_t>{1, 2}));
+}
+
+// The same fixture on the screen's own, with body lines left to the driver (as in a long log),
+// so that runs of usual tactic lines go through its run loop. By hand: lines 5-14 are one run
+// of ten body lines with nine values (line 12, a skipped tactic, has none); line 15 (an id too
+// long for a number) is no body line; lines 16-18 are the next run, line 17 (colour) matched on
+// the way; line 19 is no tactic line, and line 20 starts a run of its own.
+TEST(LogScreen, TacticRunsStopWhereTheirLinesDiffer) {
+  Screen s;
+  std::ifstream in(fixture("core/tactic_runs.log"), std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ScreenedBlock b;
+  b.bytes = text;
+  s.screen.check_body_lines(false);
+  s.screen.screen(b, 1 << 20);
+  EXPECT_EQ(b.lines, 20u);
+  EXPECT_EQ(b.recognized, 20u);  // line 1 a run banner, the others with a log prefix
+  ASSERT_EQ(b.bodies.size(), 3u);
+  const uint32_t runs[3][3] = {{4, 10, 9}, {15, 3, 3}, {19, 1, 1}};  // line index, lines, values
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(b.bodies[i].line, runs[i][0]) << i;
+    EXPECT_EQ(b.bodies[i].count, runs[i][1]) << i;
+    EXPECT_EQ(b.bodies[i].value_count, runs[i][2]) << i;
+    EXPECT_FALSE(b.bodies[i].closes) << i;
+  }
+  EXPECT_EQ(b.bodies[2].next, text.size());
+  EXPECT_EQ(b.values, (std::vector<uint64_t>{1, 2, 3, 4, 5, 6, 7, 9, 0xa, 0xc, 0xd, 0xe, 0x10}));
 }
 
 // Tactic lines of the shape the screen's shortcut reads without the trigger search, with trigger

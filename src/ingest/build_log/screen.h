@@ -206,9 +206,16 @@ class LogScreen {
 #endif
     char last = 0;
     char severity(const char* p);
+    // Whether the 32 bytes at p are the kept prefix.
+    bool same(const char* p) const;
   };
   bool fast_line(const ScreenedBlock& b, size_t pos, size_t max_line, UsualPrefix& prefix,
                  FastLine& out) const;
+  // Takes the usual body lines from `pos` on that share the kept prefix into the block's last
+  // run, as fast_line() and add_body() would one by one; returns where the first line it did
+  // not take starts. `fetched`: how far the bytes ahead were asked for (see screen()).
+  size_t fast_run(ScreenedBlock& b, size_t pos, size_t max_line, const UsualPrefix& prefix,
+                  size_t& fetched) const;
 
   struct LiteralScan {
     hs_database* db = nullptr;
