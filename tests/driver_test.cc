@@ -164,13 +164,13 @@ TEST(LogDriver, TheMappedLogHookRunsOncePerMappedLog) {
   EXPECT_EQ(count({fixture("capture/layers.json")}, 1, size_t(1) << 20), 0);
 }
 
-// Reads `path` line by line and in 64-byte and 1 MiB blocks, with one and two threads, and
+// Reads `path` line by line and in 64-byte and 1 MiB blocks, with one, two and three threads, and
 // hands each reading's capture to `check`; for_each_block_mode() reads a fixture by its name.
 void for_each_block_mode_at(const std::string& path,
                             const std::function<void(const Capture&)>& check) {
   ReadLimits limits;
   for (size_t block : {size_t(0), size_t(64), size_t(1) << 20}) {
-    for (unsigned threads : {1u, 2u}) {
+    for (unsigned threads : {1u, 2u, 3u}) {
       SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads));
       limits.log_block_bytes = block;
       limits.threads = threads;

@@ -259,10 +259,23 @@ class ScreenPool {
     }
     wake_.notify_one();
   }
-  // Blocks until `b` is screened; rethrows what screening threw.
+  // Returns once `b` is screened, screening blocks not yet taken (`b` first) meanwhile: the
+  // calling thread is one of the screening threads, so that there are no more threads than
+  // cores (a third thread on two cores cost an eighth of the CPU in switches and lost caches).
+  // Rethrows what screening threw.
   void wait(ScreenedBlock* b) {
     std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return b->screened; });
+    while (!b->screened) {
+      if (queue_.empty()) {
+        done_.wait(lock);
+        continue;
+      }
+      ScreenedBlock* next = queue_.front();
+      queue_.pop_front();
+      lock.unlock();
+      run(next);
+      lock.lock();
+    }
     if (b->error) std::rethrow_exception(std::exchange(b->error, nullptr));
   }
 
@@ -277,23 +290,27 @@ class ScreenPool {
         b = queue_.front();
         queue_.pop_front();
       }
-      std::exception_ptr error;
-      try {
-        cut_block(file_, *b);
-        screen_.screen(*b, max_line_);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      {
-        std::lock_guard lock(mutex_);
-        b->error = error;
-        b->screened = true;
-      }
-      done_.notify_all();
-      if (file_) {
-        std::unique_lock lock(release_, std::try_to_lock);  // another worker is at it
-        if (lock) file_->release_before(done_with_.load(std::memory_order_acquire));
-      }
+      run(b);
+    }
+  }
+
+  void run(ScreenedBlock* b) {
+    std::exception_ptr error;
+    try {
+      cut_block(file_, *b);
+      screen_.screen(*b, max_line_);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    {
+      std::lock_guard lock(mutex_);
+      b->error = error;
+      b->screened = true;
+    }
+    done_.notify_all();
+    if (file_) {
+      std::unique_lock lock(release_, std::try_to_lock);  // another thread is at it
+      if (lock) file_->release_before(done_with_.load(std::memory_order_acquire));
     }
   }
 
@@ -330,7 +347,9 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   std::unique_ptr<FileBlocks> file =
       in.blocks(limits.map_min_bytes, limits.log_block_bytes, max_line);
   if (file && limits.on_mapped_log) limits.on_mapped_log();
-  unsigned workers = limits.threads ? limits.threads : std::thread::hardware_concurrency();
+  // This thread screens too while it waits for a block (ScreenPool::wait): one worker fewer.
+  const unsigned threads = limits.threads ? limits.threads : std::thread::hardware_concurrency();
+  const unsigned workers = threads > 1 ? threads - 1 : 0;
   using Owned = std::unique_ptr<ScreenedBlock>;
   std::vector<Owned> spare;
   std::deque<Owned> pending;
@@ -362,7 +381,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
   const size_t scan_min = limits.literal_scan_min_bytes;
   // With one thread the compile would only take turns with the reading.
   if (file ? file->size() >= scan_min : in.peek(scan_min).size() >= scan_min)
-    workers > 1 ? screen.start_literal_scan() : screen.enable_literal_scan();
+    threads > 1 ? screen.start_literal_scan() : screen.enable_literal_scan();
   const size_t count = file ? file->count() : SIZE_MAX;
   for (size_t k = 0; k < count && !stopped; ++k) {
     Owned b;
@@ -375,7 +394,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     b->index = k;
     if (!file && !blocks.next(b->storage, b->bytes)) break;
     // A log that fits one block is screened here: threads would cost more than they save.
-    if (workers <= 1 || (k == 0 && (file ? count == 1 : blocks.at_end()))) {
+    if (workers == 0 || (k == 0 && (file ? count == 1 : blocks.at_end()))) {
       cut_block(file.get(), *b);
       screen.screen(*b, max_line);
       dispatch_block(std::move(b));
@@ -386,7 +405,7 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     pending.push_back(std::move(b));
     // Four blocks a worker in flight: blocks differ in what they cost this thread (a layer
     // listing) and the workers (tactic lines), and a shallower queue left cores idle.
-    if (pending.size() >= 4 * size_t(workers)) finish_oldest();
+    if (pending.size() >= 4 * size_t(threads)) finish_oldest();
   }
   while (!pending.empty()) finish_oldest();
 
