@@ -51,18 +51,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (data[i] == '\n') text += prefix;
   }
   trtlens::fuzz::MemFile f(reinterpret_cast<const uint8_t*>(text.data()), text.size());
-  // Small blocks and lines: block cuts, the line limit and the line-by-line fallback all
-  // happen inside one input.
-  trtlens::ReadLimits blocks;
-  blocks.log_block_bytes = 64;
-  blocks.max_line_bytes = 4096;
-  blocks.threads = 1;
-  blocks.literal_scan_min_bytes = 0;
-  trtlens::ReadLimits lines = blocks;
+  trtlens::ReadLimits lines;
   lines.log_block_bytes = 0;
-  if (read_with(*grammar, f.path(), blocks) != read_with(*grammar, f.path(), lines)) {
-    std::fprintf(stderr, "blocks and line-by-line reading differ\n");
-    std::abort();
+  lines.max_line_bytes = 4096;
+  lines.threads = 1;
+  lines.literal_scan_min_bytes = 0;
+  const std::string expected = read_with(*grammar, f.path(), lines);
+  // 64-byte blocks: block cuts, the line limit and the line-by-line fallback all happen inside
+  // one input. 4 KiB blocks: runs of whole tactic lines, which the screen reads in its run loop
+  // once the first block has shown that the driver takes them whole.
+  for (size_t block : {size_t(64), size_t(4096)}) {
+    trtlens::ReadLimits blocks = lines;
+    blocks.log_block_bytes = block;
+    if (read_with(*grammar, f.path(), blocks) != expected) {
+      std::fprintf(stderr, "blocks of %zu bytes and line-by-line reading differ\n", block);
+      std::abort();
+    }
   }
   return 0;
 }
