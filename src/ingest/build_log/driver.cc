@@ -1,6 +1,7 @@
-// Reads a log in blocks of whole lines: worker threads strip prefixes and match trigger
-// patterns (the costly, stateless part); this thread hands the matched lines, and every line
-// while a section is open, to the sections in input order. The result is the same as reading
+// Reads a log in blocks of whole lines: worker threads (and this thread, while it waits for a
+// block) strip prefixes and match trigger patterns (the costly, stateless part); this thread
+// hands the matched lines, and every line while a section is open, to the sections in input
+// order. The result is the same as reading
 // line by line on one thread (tests/driver_test.cc compares them).
 #include <pthread.h>
 
@@ -226,11 +227,12 @@ void cut_block(const FileBlocks* file, ScreenedBlock& b) {
   b.end_offset = file->end_of(got.bytes);
 }
 
-// Worker threads cutting (in a mapped file) and screening blocks in the order they were
-// submitted.
+// Worker threads, and the dispatching thread while it waits (wait()), cutting (in a mapped
+// file) and screening blocks in the order they were submitted.
 class ScreenPool {
  public:
-  // `file`: the blocks' mapped file, whose pages the workers drop once dispatched (done_with).
+  // `file`: the blocks' mapped file, whose pages the screening threads drop once dispatched
+  // (done_with).
   ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads, FileBlocks* file)
       : screen_(screen), max_line_(max_line), file_(file) {
     for (unsigned i = 0; i < threads; ++i)
@@ -248,8 +250,8 @@ class ScreenPool {
     for (auto& t : threads_) t.join();
   }
 
-  // The dispatching thread is done with the blocks before block k. A worker drops their pages
-  // between blocks: the dispatching thread is the one the reading waits for.
+  // The dispatching thread is done with the blocks before block k. Their pages are dropped
+  // between blocks by whichever thread screened the last one.
   void done_with(size_t k) { done_with_.store(k, std::memory_order_release); }
   void submit(ScreenedBlock* b) {
     {
@@ -403,8 +405,8 @@ LogStats ingest_build_log(InputStream& in, const Grammar& grammar, Assembler& ou
     if (!pool) pool = std::make_unique<ScreenPool>(screen, max_line, workers, file.get());
     pool->submit(b.get());
     pending.push_back(std::move(b));
-    // Four blocks a worker in flight: blocks differ in what they cost this thread (a layer
-    // listing) and the workers (tactic lines), and a shallower queue left cores idle.
+    // Four blocks a screening thread in flight: blocks differ in what they cost dispatching (a
+    // layer listing) and screening (tactic lines), and a shallower queue left cores idle.
     if (pending.size() >= 4 * size_t(threads)) finish_oldest();
   }
   while (!pending.empty()) finish_oldest();

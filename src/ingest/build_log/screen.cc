@@ -463,6 +463,7 @@ void LogScreen::strip(LogLine& line) const {
   line.message = std::string_view(s.data(), s.size());
 }
 
+// Never true before a prefix is kept (`last` is 0 until then).
 inline bool LogScreen::UsualPrefix::same(const char* p) const {
 #ifdef __SSE2__
   const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
@@ -476,22 +477,16 @@ inline bool LogScreen::UsualPrefix::same(const char* p) const {
 }
 
 inline char LogScreen::UsualPrefix::severity(const char* p) {
-#ifdef __SSE2__
-  const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
-  if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, second))) ==
-      0xffff)
-    return last;  // never true before a prefix is kept: no prefix is 32 zero bytes
+  if (same(p)) return last;
   const char s = usual_prefix(p);
+#ifdef __SSE2__
   if (s) {
-    first = a;
-    second = b;
+    first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
     last = s;
   }
-  return s;
-#else
-  return usual_prefix(p);
 #endif
+  return s;
 }
 
 LogLine LogScreen::line(std::string_view text, uint64_t number) const {
@@ -708,6 +703,20 @@ void LogScreen::record(ScreenedBlock& b, const LogLine& l, int hit, uint32_t ind
         {uint32_t(pos), uint32_t(length), uint32_t(next), body_ && body_->refuses(l)});
 }
 
+namespace {
+
+// Where the line whose shortcut read stopped at `tail` ends, or 0 when the usual path must read
+// it (an ESC in its rest, or longer than the line limit).
+__attribute__((always_inline)) inline size_t usual_line_end(const char* data, size_t size,
+                                                            size_t pos, const char* tail,
+                                                            size_t max_line) {
+  const LineScan rest = scan_line_sse2(tail, data + size);
+  const size_t eol = size_t(rest.eol - data);
+  return rest.esc || eol - pos > max_line ? 0 : eol;
+}
+
+}  // namespace
+
 // The body section's usual line at `pos`, read straight from the block (see fast_read_): false
 // for the usual path. `line` is what line() would make of it.
 __attribute__((always_inline)) inline bool LogScreen::fast_line(const ScreenedBlock& b, size_t pos,
@@ -733,11 +742,10 @@ __attribute__((always_inline)) inline bool LogScreen::fast_line(const ScreenedBl
       }
     if (!tail) return false;
   }
-  const LineScan rest = scan_line_sse2(tail, data + size);
-  const size_t eol = size_t(rest.eol - data);
-  if (rest.esc || eol - pos > max_line) return false;
+  const size_t eol = usual_line_end(data, size, pos, tail, max_line);
+  if (!eol) return false;
   out.line.text = std::string_view(data + pos, eol - pos);
-  out.line.message = std::string_view(message, size_t(rest.eol - message));
+  out.line.message = std::string_view(message, size_t(data + eol - message));
   out.line.prefixed = true;
   out.line.severity = severity;
   return true;
@@ -777,9 +785,8 @@ size_t LogScreen::fast_run(ScreenedBlock& b, size_t pos, size_t max_line, const 
     uint64_t value = 0;
     const char* tail = fast_read_(data + pos + 32, data + size, value);
     if (!tail) break;
-    const LineScan rest = scan_line_sse2(tail, data + size);
-    const size_t eol = size_t(rest.eol - data);
-    if (rest.esc || eol - pos > max_line) break;
+    const size_t eol = usual_line_end(data, size, pos, tail, max_line);
+    if (!eol) break;
     b.values.push_back(value);
     ++taken;
     pos = next_line(data, size, eol, b.has_cr);
