@@ -223,13 +223,12 @@ TEST(LogDriver, TacticRunsBrokenAnywhereReadAsLineByLine) {
     EXPECT_EQ(t->node, "Conv_0");
     EXPECT_EQ(t->line, 4u);
     EXPECT_EQ(t->tried, 13u);
-    std::vector<std::string> expected;
-    for (const char* id : {"1", "2", "3", "4", "5", "6", "7", "9", "a"})
-      expected.push_back(std::string("0x000000000000000") + id);
-    expected.push_back("0x1000000000000000b");
-    for (const char* id : {"c", "d", "e"})
-      expected.push_back(std::string("0x000000000000000") + id);
-    EXPECT_EQ(t->tactics, expected);
+    EXPECT_EQ(t->tactics, (std::vector<std::string>{
+                              "0x0000000000000001", "0x0000000000000002", "0x0000000000000003",
+                              "0x0000000000000004", "0x0000000000000005", "0x0000000000000006",
+                              "0x0000000000000007", "0x0000000000000009", "0x000000000000000a",
+                              "0x1000000000000000b", "0x000000000000000c", "0x000000000000000d",
+                              "0x000000000000000e"}));
     EXPECT_EQ(c.inputs.at(0).unrecognized, 0u);
   });
 }
@@ -859,8 +858,7 @@ TEST(LogScreen, ARunEndsAtItsClosingLine) {
 // the way; line 19 is no tactic line, and line 20 starts a run of its own.
 TEST(LogScreen, TacticRunsStopWhereTheirLinesDiffer) {
   Screen s;
-  std::ifstream in(fixture("core/tactic_runs.log"), std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = test::read_file(fixture("core/tactic_runs.log"));
   ScreenedBlock b;
   b.bytes = text;
   s.screen.check_body_lines(false);
