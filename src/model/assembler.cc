@@ -69,7 +69,7 @@ void Assembler::begin_input(const std::string& path, const std::string& kind, bo
   version_from_.clear();
   pending_command_.clear();
   phase_ = {};
-  tactic_.reset();
+  clear_tactic();
   run_used_ = false;
   input_diagnostics_ = 0;
   dropped_diagnostics_ = 0;
@@ -197,7 +197,7 @@ void Assembler::new_run() {
   version_from_.clear();
   pending_command_.clear();
   phase_ = {};
-  tactic_.reset();
+  clear_tactic();
   run_used_ = false;
 }
 
@@ -213,7 +213,7 @@ void Assembler::sync_open_run() {
   run_follows_ = false;
   if (RunInfo* r = open_run()) {
     r->last_phase = phase_;
-    r->tactic = tactic_;
+    r->tactic = current_tactic();
   }
 }
 
@@ -228,9 +228,12 @@ RunInfo* Assembler::open_run() {
 void Assembler::run_record(LogRecord record) {
   // During tactic selection TensorRT's messages that name no node are about the node being
   // timed (not trtexec's own "Engine set up failed").
-  if (record.node.empty() && record.tensorrt && phase_.phase == RunPhase::TacticSelection &&
-      tactic_)
-    record.node = tactic_->node;
+  if (record.node.empty() && record.tensorrt && phase_.phase == RunPhase::TacticSelection) {
+    if (followed_)
+      record.node = followed_->node;
+    else if (tactic_)
+      record.node = tactic_->node;
+  }
   run_info({path_, record.line}).records.push_back(std::move(record));
 }
 
@@ -252,8 +255,23 @@ void Assembler::run_phase(RunPhase phase, uint64_t line, std::string_view text) 
 }
 
 void Assembler::run_tactic(const TacticAttempt& attempt) {
-  tactic_ = attempt;
+  followed_ = &attempt;
   run_follows_ = true;
+}
+
+void Assembler::forget_tactic(const TacticAttempt& attempt) {
+  if (followed_ != &attempt) return;
+  tactic_ = attempt;
+  followed_ = nullptr;
+}
+
+std::optional<TacticAttempt> Assembler::current_tactic() const {
+  return followed_ ? std::optional<TacticAttempt>(*followed_) : tactic_;
+}
+
+void Assembler::clear_tactic() {
+  tactic_.reset();
+  followed_ = nullptr;
 }
 
 void Assembler::run_ends_mid_line(SourceLoc where) {
@@ -563,7 +581,7 @@ RunInfo& Assembler::run_info(SourceLoc where) {
     r.trt_version_from = version_from_;
     r.command_line = pending_command_;
     r.last_phase = phase_;
-    r.tactic = tactic_;
+    r.tactic = current_tactic();
     runs.push_back(std::move(r));
   }
   run_used_ = true;

@@ -40,7 +40,11 @@ class Assembler {
   void run_stop(RunStop stop, SourceLoc where);
   void run_phase(RunPhase phase, SourceLoc where, std::string text);
   void run_phase(RunPhase phase, uint64_t line, std::string_view text);  // reuses buffers
-  void run_tactic(const TacticAttempt& attempt);  // the tactic selection under way
+  // The tactic selection under way: `attempt` itself, read when a run or record needs it, not
+  // a copy on each of a verbose log's hundreds of thousands of timing banners. The caller keeps
+  // it alive and current until forget_tactic(), a new run or a new input.
+  void run_tactic(const TacticAttempt& attempt);
+  void forget_tactic(const TacticAttempt& attempt);  // copies it, if followed: it goes away
   void run_ends_mid_line(SourceLoc where);        // the input's last line has no line end
 
   // Each input keeps its first kDiagnosticsPerInput diagnostics; the rest are counted and
@@ -151,6 +155,9 @@ class Assembler {
 
   PhaseMark phase_;
   std::optional<TacticAttempt> tactic_;
+  const TacticAttempt* followed_ = nullptr;  // when set, what tactic_ would hold
+  std::optional<TacticAttempt> current_tactic() const;
+  void clear_tactic();
   // The open run's last phase and tactic are phase_ and tactic_, copied into it when it stops
   // being the open run (a new run, input or times trace) and at an input's end: not on each of
   // a verbose log's hundreds of thousands of timing banners.

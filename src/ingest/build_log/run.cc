@@ -309,6 +309,7 @@ class RunSection : public LogSection {
 
  public:
   using LogSection::LogSection;
+  ~RunSection() override { ctx_.out.forget_tactic(attempt_); }  // the model keeps what it saw
 
   std::vector<std::string> triggers() const override {
     return {"run_banner",
