@@ -8,6 +8,7 @@
 
 #include "analysis/analyze.h"
 #include "analysis/runs.h"
+#include "model/assembler.h"
 #include "test_support.h"
 
 namespace trtlens {
@@ -337,6 +338,38 @@ TEST(FailedRunsCli, ErrorGroupsNameTheirNodesInSummary) {
   EXPECT_NE(s.out.find("node /head/Resize (ONNX node /head/Resize; no engine layer)"),
             std::string::npos)
       << s.out;
+}
+
+// The model reads the log reader's tactic attempt where it lives, as it is when a record or the
+// run's end needs it, and keeps a copy of it once the reader forgets it (the reader goes away
+// at the log's end, before the run is closed).
+TEST(Failures, RunsKeepTheTacticAttemptTheReaderLastShowed) {
+  Capture capture;
+  Assembler out(capture);
+  out.begin_input("tuning.log", "build-log", false);
+  TacticAttempt attempt;
+  attempt.node = "/blk.0/conv0/Conv";
+  attempt.runner = "CaskConvolution";
+  out.run_phase(RunPhase::TacticSelection, 4, "Timing Runner: /blk.0/conv0/Conv (CaskConvolution)");
+  out.run_tactic(attempt);
+  attempt.node = "/blk.0/conv1/Conv";  // the reader moved on
+  LogRecord record;
+  record.tensorrt = true;
+  record.line = 9;
+  record.message = "no implementation";
+  out.run_record(record);  // opens the run
+  attempt.node = "/blk.0/conv2/Conv";
+  out.run_tactic(attempt);
+  out.forget_tactic(attempt);
+  attempt.node = "/blk.0/conv3/Conv";  // after the reader let go: not the run's
+  out.end_input(12);
+  ASSERT_EQ(capture.runs.size(), 1u);
+  const RunInfo& r = capture.runs[0];
+  ASSERT_EQ(r.records.size(), 1u);
+  EXPECT_EQ(r.records[0].node, "/blk.0/conv1/Conv");
+  ASSERT_TRUE(r.tactic);
+  EXPECT_EQ(r.tactic->node, "/blk.0/conv2/Conv");
+  EXPECT_EQ(r.tactic->runner, "CaskConvolution");
 }
 
 }  // namespace
