@@ -154,13 +154,14 @@ class Assembler {
   RunInfo* open_run();  // the run of the current input and trtexec run, if one was made
 
   PhaseMark phase_;
+  // The tactic attempt under way: the reader's own while it is followed, else tactic_.
   std::optional<TacticAttempt> tactic_;
-  const TacticAttempt* followed_ = nullptr;  // when set, what tactic_ would hold
+  const TacticAttempt* followed_ = nullptr;
   std::optional<TacticAttempt> current_tactic() const;
   void clear_tactic();
-  // The open run's last phase and tactic are phase_ and tactic_, copied into it when it stops
-  // being the open run (a new run, input or times trace) and at an input's end: not on each of
-  // a verbose log's hundreds of thousands of timing banners.
+  // The open run's last phase and tactic attempt are copied into it when it stops being the open
+  // run (a new run, input or times trace) and at an input's end: not on each of a verbose log's
+  // hundreds of thousands of timing banners.
   bool run_follows_ = false;
   void sync_open_run();
   std::string version_from_, pending_command_;
