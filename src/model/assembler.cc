@@ -213,7 +213,7 @@ void Assembler::sync_open_run() {
   run_follows_ = false;
   if (RunInfo* r = open_run()) {
     r->last_phase = phase_;
-    r->tactic = current_tactic();
+    r->tactic = tactic_copy();
   }
 }
 
@@ -228,12 +228,8 @@ RunInfo* Assembler::open_run() {
 void Assembler::run_record(LogRecord record) {
   // During tactic selection TensorRT's messages that name no node are about the node being
   // timed (not trtexec's own "Engine set up failed").
-  if (record.node.empty() && record.tensorrt && phase_.phase == RunPhase::TacticSelection) {
-    if (followed_)
-      record.node = followed_->node;
-    else if (tactic_)
-      record.node = tactic_->node;
-  }
+  if (record.node.empty() && record.tensorrt && phase_.phase == RunPhase::TacticSelection)
+    if (const TacticAttempt* t = current_tactic()) record.node = t->node;
   run_info({path_, record.line}).records.push_back(std::move(record));
 }
 
@@ -265,8 +261,13 @@ void Assembler::forget_tactic(const TacticAttempt& attempt) {
   followed_ = nullptr;
 }
 
-std::optional<TacticAttempt> Assembler::current_tactic() const {
-  return followed_ ? std::optional<TacticAttempt>(*followed_) : tactic_;
+const TacticAttempt* Assembler::current_tactic() const {
+  return followed_ ? followed_ : tactic_ ? &*tactic_ : nullptr;
+}
+
+std::optional<TacticAttempt> Assembler::tactic_copy() const {
+  const TacticAttempt* t = current_tactic();
+  return t ? std::optional<TacticAttempt>(*t) : std::nullopt;
 }
 
 void Assembler::clear_tactic() {
@@ -581,7 +582,7 @@ RunInfo& Assembler::run_info(SourceLoc where) {
     r.trt_version_from = version_from_;
     r.command_line = pending_command_;
     r.last_phase = phase_;
-    r.tactic = current_tactic();
+    r.tactic = tactic_copy();
     runs.push_back(std::move(r));
   }
   run_used_ = true;

@@ -157,7 +157,8 @@ class Assembler {
   // The tactic attempt under way: the reader's own while it is followed, else tactic_.
   std::optional<TacticAttempt> tactic_;
   const TacticAttempt* followed_ = nullptr;
-  std::optional<TacticAttempt> current_tactic() const;
+  const TacticAttempt* current_tactic() const;  // null when none
+  std::optional<TacticAttempt> tactic_copy() const;
   void clear_tactic();
   // The open run's last phase and tactic attempt are copied into it when it stops being the open
   // run (a new run, input or times trace) and at an input's end: not on each of a verbose log's

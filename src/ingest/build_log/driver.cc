@@ -1,8 +1,8 @@
 // Reads a log in blocks of whole lines: worker threads (and this thread, while it waits for a
 // block) strip prefixes and match trigger patterns (the costly, stateless part); this thread
 // hands the matched lines, and every line while a section is open, to the sections in input
-// order. The result is the same as reading
-// line by line on one thread (tests/driver_test.cc compares them).
+// order. The result is the same as reading line by line on one thread (tests/driver_test.cc
+// compares them).
 #include <pthread.h>
 
 #include <algorithm>
