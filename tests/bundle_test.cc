@@ -254,6 +254,25 @@ TEST_F(BundleTest, CliReadsADirectoryBundle) {
   EXPECT_NE(r.err.find("bundle holds no input trtlens can read"), std::string::npos) << r.err;
 }
 
+// libarchive is opened when an archive is read, and only then: linked, it and the libraries it
+// pulls in cost every run its start-up time.
+TEST_F(BundleTest, LibarchiveIsLoadedOnlyToReadAnArchive) {
+  fs::path b = make_bundle("cap");
+  ASSERT_EQ(sh("cd " + shell_quote(tmp_.string()) + " && tar cf cap.tar cap"), 0);
+  // How often the dynamic loader started libarchive (LD_DEBUG=files, on stderr).
+  auto loads = [](const std::string& input) {
+    // In a subshell: the input redirection run_trtlens appends would otherwise give grep
+    // /dev/null instead of the pipe.
+    return run_trtlens("--version >/dev/null; (LD_DEBUG=files " + shell_quote(TRTLENS_BINARY) +
+                       " summary " + shell_quote(input) +
+                       " 2>&1 >/dev/null | grep -c 'calling init: .*/libarchive[.]so')")
+        .out;
+  };
+  EXPECT_EQ(loads(fixture("seed000_int8.log")), "0\n");
+  EXPECT_EQ(loads(b.string()), "0\n");
+  EXPECT_EQ(loads((tmp_ / "cap.tar").string()), "1\n");
+}
+
 }  // namespace
 
 namespace {

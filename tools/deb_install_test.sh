@@ -20,6 +20,8 @@ echo "package: $deb ($size bytes)"
 dpkg-deb --field "$deb" Maintainer Depends
 dpkg-deb --field "$deb" Maintainer | grep -q localhost && fail "placeholder maintainer"
 dpkg-deb --field "$deb" Description | grep -q "no GPU" || fail "no long description"
+# libarchive is opened at run time, where dpkg-shlibdeps cannot see it.
+dpkg-deb --field "$deb" Depends | grep -q 'libarchive' || fail "Depends does not name libarchive"
 contents=$(dpkg-deb --contents "$deb")
 for f in ./usr/bin/trtlens ./usr/share/doc/trtlens/copyright ./usr/share/man/man1/trtlens.1 \
   ./usr/share/bash-completion/completions/trtlens ./usr/share/zsh/vendor-completions/_trtlens \
@@ -43,6 +45,10 @@ readelf -S /usr/bin/trtlens | grep -q '\.debug_info' && fail "the installed bina
 out=$(/usr/bin/trtlens summary fixtures/capture/build.log)
 printf '%s\n' "$out" | head -n 5
 printf '%s\n' "$out" | grep -q 'layers' || fail "installed trtlens: unexpected summary"
+tar=$(mktemp --suffix=.tar)
+tar cf "$tar" -C fixtures capture
+/usr/bin/trtlens summary "$tar" | grep -q 'capture/build.log' || fail "installed trtlens: cannot read a tar"
+rm -f "$tar"
 man -w trtlens >/dev/null 2>&1 || test -f /usr/share/man/man1/trtlens.1 || fail "man page not installed"
 for s in EXAMPLES ENVIRONMENT 'EXIT STATUS'; do
   grep -q "^\.SH $s" /usr/share/man/man1/trtlens.1 || fail "man page has no $s section"

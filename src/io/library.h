@@ -1,0 +1,32 @@
+// Shared libraries opened when first needed, for what only some inputs use: linked, a library
+// costs every run its loading at start-up, which for the C++ and BIND_NOW libraries Debian
+// ships is most of trtlens's start-up time.
+#pragma once
+
+#include <string>
+
+namespace trtlens {
+
+class Library {
+ public:
+  // Opens `file` (a SONAME such as "libarchive.so.13", or a path); `error()` says why not.
+  // The library stays loaded until exit: what is taken from it may be called until then.
+  explicit Library(const std::string& file);
+  Library(const Library&) = delete;
+  Library& operator=(const Library&) = delete;
+
+  bool ok() const { return handle_ != nullptr; }
+  const std::string& error() const { return error_; }
+  // The named function, or nullptr (and `error()` set) when the library lacks it.
+  template <class F>
+  F* function(const char* name) {
+    return reinterpret_cast<F*>(symbol(name));
+  }
+
+ private:
+  void* symbol(const char* name);
+  void* handle_ = nullptr;
+  std::string error_;
+};
+
+}  // namespace trtlens
