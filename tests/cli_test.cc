@@ -395,5 +395,42 @@ TEST(Cli, HugePagesAreAskedForBeforeTheAllocatorStarts) {
   EXPECT_EQ(with_fixture, "0");
 }
 
+// The ONNX functions are a module the binary opens for the first ONNX model, and only then:
+// linked, the ONNX and protobuf libraries cost every run its start-up time.
+TEST(Cli, TheOnnxModuleIsLoadedOnlyForOnnxModels) {
+  // How many of the libraries matching `re` the dynamic loader started (LD_DEBUG=files, on
+  // stderr); in a subshell, since the input redirection sh() appends would otherwise give grep
+  // /dev/null.
+  auto loads = [](const std::string& args, const std::string& re) {
+    return sh("(LD_DEBUG=files " + bin() + " " + args + " 2>&1 >/dev/null | grep -c " +
+              shell_quote("calling init: .*/" + re) + ")")
+        .out;
+  };
+  const std::string log = "summary " + seed000(),
+                    model = "provenance " + shell_quote(fixture("provenance/cut_names.onnx"));
+  EXPECT_EQ(loads(log, "trtlens-onnx[.]so"), "0\n");
+  EXPECT_EQ(loads(log, "lib\\(onnx\\|protobuf\\)"), "0\n");
+  EXPECT_EQ(loads(model, "trtlens-onnx[.]so"), "1\n");
+  EXPECT_EQ(loads(model, "lib\\(onnx\\|onnx_proto\\|protobuf\\)[.]so"), "3\n");
+}
+
+// A binary copied without the module reads logs as before; an ONNX model is then an input
+// error that names the file it looked for.
+TEST(Cli, WithoutTheOnnxModuleAnOnnxModelIsAnInputError) {
+  char tmpl[] = "/tmp/trtlens-alone-XXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  const std::string alone = shell_quote(dir + "/trtlens");
+  ASSERT_EQ(std::system(("cp " + bin() + " " + alone).c_str()), 0);
+  RunResult log = sh(alone + " summary " + seed000());
+  RunResult onnx = sh(alone + " provenance " + shell_quote(fixture("provenance/cut_names.onnx")));
+  std::system(("rm -rf " + shell_quote(dir)).c_str());
+  EXPECT_EQ(log.exit_code, 0) << log.err;
+  EXPECT_NE(log.out.find("48 layers"), std::string::npos) << log.out;
+  EXPECT_EQ(onnx.exit_code, 2);
+  EXPECT_EQ(onnx.err, "trtlens: " + dir +
+                          "/../lib/trtlens/trtlens-onnx.so: not found (nor beside the binary): "
+                          "ONNX models cannot be read or written without it\n");
+}
+
 }  // namespace
 }  // namespace trtlens::test

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the .deb with CPack, checks what it holds (size under 8 MB, a stripped binary with its
-# debug information in the -dbgsym package, copyright, man page, completions, a real
-# maintainer), installs it as README says (`apt install ./trtlens_*.deb`, needs root), runs the
+# debug information in the -dbgsym package, the ONNX module, copyright, man page, completions, a
+# real maintainer), installs it as README says (`apt install ./trtlens_*.deb`, needs root), runs the
 # installed binary and its bash completion, then removes the package again.
 # Usage: tools/deb_install_test.sh [build-dir]   (the build dir must be configured)
 set -eu
@@ -25,7 +25,8 @@ dpkg-deb --field "$deb" Depends | grep -q 'libarchive' || fail "Depends does not
 contents=$(dpkg-deb --contents "$deb")
 for f in ./usr/bin/trtlens ./usr/share/doc/trtlens/copyright ./usr/share/man/man1/trtlens.1 \
   ./usr/share/bash-completion/completions/trtlens ./usr/share/zsh/vendor-completions/_trtlens \
-  ./usr/share/fish/vendor_completions.d/trtlens.fish ./usr/share/trtlens/grammar/; do
+  ./usr/share/fish/vendor_completions.d/trtlens.fish ./usr/share/trtlens/grammar/ \
+  ./usr/lib/trtlens/trtlens-onnx.so; do
   printf '%s\n' "$contents" | grep -q " $f\$" || fail "$f is not in the package"
 done
 dbg=""
@@ -49,6 +50,9 @@ tar=$(mktemp --suffix=.tar)
 tar cf "$tar" -C fixtures capture
 /usr/bin/trtlens summary "$tar" | grep -q 'capture/build.log' || fail "installed trtlens: cannot read a tar"
 rm -f "$tar"
+# The ONNX functions are a module the installed binary finds in ../lib/trtlens.
+/usr/bin/trtlens provenance fixtures/provenance/cut_names.onnx | grep -q 'ONNX nodes' ||
+  fail "installed trtlens: cannot read an ONNX model"
 man -w trtlens >/dev/null 2>&1 || test -f /usr/share/man/man1/trtlens.1 || fail "man page not installed"
 for s in EXAMPLES ENVIRONMENT 'EXIT STATUS'; do
   grep -q "^\.SH $s" /usr/share/man/man1/trtlens.1 || fail "man page has no $s section"
