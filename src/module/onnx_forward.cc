@@ -3,6 +3,8 @@
 // ../lib/trtlens (an installation).
 #include <unistd.h>
 
+#include <memory>
+
 #include "ingest/onnx_model.h"
 #include "io/input.h"
 #include "io/library.h"
@@ -13,6 +15,7 @@ namespace trtlens {
 namespace {
 
 struct OnnxModule {
+  std::unique_ptr<Library> library;  // never closed (Library does not): called until exit
   const OnnxModuleFunctions* functions = nullptr;
   std::string where;    // the file tried last
   std::string missing;  // why there is none
@@ -36,11 +39,10 @@ const OnnxModule& onnx_module() {
          {dir + "/" + kOnnxModuleFile, dir + "/../lib/trtlens/" + kOnnxModuleFile}) {
       if (access(file.c_str(), F_OK) != 0) continue;
       m.where = file;
-      // Kept open until exit: its functions are called until then.
-      auto* lib = new Library(file);
-      auto* entry = lib->function<const OnnxModuleFunctions*()>(kOnnxModuleEntry);
+      m.library = std::make_unique<Library>(file);
+      auto* entry = m.library->function<const OnnxModuleFunctions*()>(kOnnxModuleEntry);
       if (!entry) {
-        m.missing = "cannot be loaded: " + lib->error();
+        m.missing = "cannot be loaded: " + m.library->error();
         return m;
       }
       const OnnxModuleFunctions* f = entry();
