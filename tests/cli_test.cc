@@ -364,37 +364,6 @@ TEST(Cli, NodeThatMatchesNothingIsAUsageError) {
   EXPECT_NE(one.out.find("Conv_8"), std::string::npos);
 }
 
-// A large input's model is backed by huge pages. mimalloc takes the option only when it starts,
-// before main(), so the binary must have decided from its arguments by then: for a file of
-// 64 MiB, not for one a byte smaller.
-TEST(Cli, HugePagesAreAskedForBeforeTheAllocatorStarts) {
-  char tmpl[] = "/tmp/trtlens-huge-XXXXXX";
-  std::string dir = mkdtemp(tmpl);
-  // Sparse: only the size counts (trtlens then refuses the bytes, which does not matter here).
-  const std::string big = dir + "/big.log", small = dir + "/small.log";
-  auto sparse = [](const std::string& path, off_t size) {
-    std::ofstream{path};
-    return truncate(path.c_str(), size);
-  };
-  ASSERT_EQ(sparse(big, off_t{64} << 20), 0);
-  ASSERT_EQ(sparse(small, (off_t{64} << 20) - 1), 0);
-  // What mimalloc prints of the option when it starts: "1", "0", or "" without mimalloc.
-  auto option = [](const std::string& path) {
-    RunResult r = sh("MIMALLOC_VERBOSE=1 " + bin() + " summary " + shell_quote(path));
-    const std::string key = "option 'large_os_pages': ";
-    size_t at = r.err.find(key);
-    return at == std::string::npos ? std::string() : r.err.substr(at + key.size(), 1);
-  };
-  const std::string with_big = option(big), with_small = option(small),
-                    with_fixture = option(fixture("seed000_int8.log"));
-  std::system(("rm -rf " + shell_quote(dir)).c_str());
-  if (with_fixture.empty())
-    GTEST_SKIP() << "this trtlens is built without mimalloc (a sanitizer or fuzzer build)";
-  EXPECT_EQ(with_big, "1");
-  EXPECT_EQ(with_small, "0");
-  EXPECT_EQ(with_fixture, "0");
-}
-
 // The ONNX functions are a module the binary opens for the first ONNX model, and only then:
 // linked, the ONNX and protobuf libraries cost every run its start-up time.
 TEST(Cli, TheOnnxModuleIsLoadedOnlyForOnnxModels) {

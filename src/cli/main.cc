@@ -1,6 +1,5 @@
 // trtlens: wires the subcommands; everything else lives in the library.
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,31 +26,6 @@ void register_compare(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
 namespace {
 
 using namespace trtlens;
-
-#ifdef TRTLENS_HAVE_MIMALLOC
-// A large build log's model is backed by transparent huge pages: a quarter of the page faults
-// of fresh memory. mimalloc never gives such memory back before exit, so a small input keeps
-// 4 KiB pages (a log of 50 MB with one 50 MB line would peak at 70 MiB instead of 49), and so
-// does JSON (10 % more memory a record). mimalloc reads its options when it starts, before main
-// and every constructor, and the memory it reserves then holds most of a model; so the option
-// is set from .preinit_array, which sees only argv: when an argument names a file of 64 MiB or
-// more. main() turns it off again until such a run maps a log.
-constexpr off_t kHugePagesInput = off_t{64} << 20;
-bool g_large_input = false;
-
-void huge_pages_for_large_inputs(int argc, char** argv, char**) {
-  for (int i = 1; i < argc; ++i) {
-    struct stat st;
-    if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= kHugePagesInput) {
-      mi_option_enable(mi_option_large_os_pages);
-      g_large_input = true;
-      return;
-    }
-  }
-}
-[[gnu::section(".preinit_array"),
-  gnu::used]] void (*const kHugePages)(int, char**, char**) = huge_pages_for_large_inputs;
-#endif
 
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -131,12 +105,7 @@ int main(int argc, char** argv) {
   // a millisecond later, by when most of it was taken again (a 1.1 GB log: 35,000 to 30,800 page
   // faults, 0.98 of the CPU). 10 ms saved more, but a 50 MB line then peaked at 60-67 MiB instead
   // of 52 on a loaded machine: its 8 MiB line buffers waited to go back.
-  // And a large input's log gets huge pages (above).
-  mi_option_disable(mi_option_large_os_pages);
-  set_mapped_log_hook([] {
-    mi_option_set(mi_option_decommit_delay, 1);
-    if (g_large_input) mi_option_enable(mi_option_large_os_pages);
-  });
+  set_mapped_log_hook([] { mi_option_set(mi_option_decommit_delay, 1); });
 #endif
   CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports",
                "trtlens"};
