@@ -14,6 +14,7 @@
 #include "ingest/grammar.h"
 #include "ingest/load.h"
 #include "io/input.h"
+#include "io/library.h"
 
 namespace trtlens {
 uint64_t parse_size(const std::string& text) {
@@ -78,13 +79,9 @@ namespace {
 // <prefix>/share/trtlens/grammar), so a packaged trtlens learns a new TensorRT release when those
 // files are updated, without a rebuild. A binary run from its build tree has none: embedded only.
 std::string installed_grammar_dir() {
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return "";
-  std::string path(exe, size_t(n));
-  size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return "";
-  std::string dir = path.substr(0, slash) + "/../share/trtlens/grammar";
+  const std::string bin = binary_dir();
+  if (bin.empty()) return "";
+  std::string dir = bin + "/../share/trtlens/grammar";
   struct stat st {};
   return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? dir : "";
 }

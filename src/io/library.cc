@@ -1,6 +1,7 @@
 #include "io/library.h"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 namespace trtlens {
 
@@ -21,6 +22,15 @@ void* Library::symbol(const char* name) {
     error_ = e ? e : std::string(name) + ": no such symbol";
   }
   return p;
+}
+
+std::string binary_dir() {
+  char exe[4096];
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "";
+  std::string path(exe, size_t(n));
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
 }  // namespace trtlens

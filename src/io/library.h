@@ -29,4 +29,8 @@ class Library {
   std::string error_;
 };
 
+// The running binary's directory ("" when /proc/self/exe cannot be read): where its own files
+// (the ONNX module, installed grammar files) are looked for.
+std::string binary_dir();
+
 }  // namespace trtlens

@@ -21,20 +21,11 @@ struct OnnxModule {
   std::string missing;  // why there is none
 };
 
-std::string binary_dir() {
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return ".";
-  std::string path(exe, size_t(n));
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 const OnnxModule& onnx_module() {
   static const OnnxModule module = [] {
     OnnxModule m;
     const std::string build = std::string(kVersion) + " (" + kGitRevision + ")";
-    const std::string dir = binary_dir();
+    const std::string dir = binary_dir().empty() ? "." : binary_dir();
     for (const std::string& file :
          {dir + "/" + kOnnxModuleFile, dir + "/../lib/trtlens/" + kOnnxModuleFile}) {
       if (access(file.c_str(), F_OK) != 0) continue;
