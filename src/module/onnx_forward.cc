@@ -25,7 +25,8 @@ const OnnxModule& onnx_module() {
   static const OnnxModule module = [] {
     OnnxModule m;
     const std::string build = std::string(kVersion) + " (" + kGitRevision + ")";
-    const std::string dir = binary_dir().empty() ? "." : binary_dir();
+    std::string dir = binary_dir();
+    if (dir.empty()) dir = ".";
     for (const std::string& file :
          {dir + "/" + kOnnxModuleFile, dir + "/../lib/trtlens/" + kOnnxModuleFile}) {
       if (access(file.c_str(), F_OK) != 0) continue;
