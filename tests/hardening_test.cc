@@ -499,6 +499,12 @@ TEST_F(Hardening, Utf16LogIsNamedAsSuch) {
   // Without the mark too.
   r = run_trtlens("summary " + shell_quote(put("nobom.log", utf16.substr(2))));
   EXPECT_NE(r.err.find("UTF-16 text"), std::string::npos) << r.err;
+  // Zeros alone are no text, in either encoding.
+  const std::string zeros = put("zeros.log", std::string(4096, '\0'));
+  r = run_trtlens("summary " + shell_quote(zeros));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "trtlens: " + zeros +
+                       ": binary file (not a TensorRT log, JSON export or ONNX model)\n");
 }
 
 }  // namespace

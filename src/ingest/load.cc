@@ -42,7 +42,8 @@ bool looks_like_utf16(std::string_view head) {
     zero_even += head[i] == 0;
     zero_odd += head[i + 1] == 0;
   }
-  return zero_odd == n / 2 || zero_even == n / 2;
+  // One half of the bytes all zero, the other text: a file of zeros is no text at all.
+  return (zero_odd == n / 2 && zero_even < n / 16) || (zero_even == n / 2 && zero_odd < n / 16);
 }
 
 bool ends_with(const std::string& s, const std::string& suffix) {
