@@ -33,11 +33,14 @@ dbg=""
 for f in "$BUILD"/trtlens-dbgsym_*.ddeb; do dbg=$f; done
 [ -f "$dbg" ] || fail "no -dbgsym package with the debug information"
 dpkg-deb --contents "$dbg" | grep -q '/usr/lib/debug/' || fail "the -dbgsym package holds no debug file"
-if dpkg -s trtlens >/dev/null 2>&1; then
+# Installed, not merely known: a package removed before may have left its record behind.
+if [ "$(dpkg-query -W -f='${db:Status-Status}' trtlens 2>/dev/null)" = installed ]; then
   echo "trtlens is already installed as a package; not touching it" >&2
   exit 1
 fi
-cleanup() { dpkg -r trtlens >/dev/null 2>&1 || true; }
+# Purged, not only removed: the package has a postrm (ldconfig, for the ONNX module), and a
+# removal keeps its record until a purge.
+cleanup() { dpkg --purge trtlens >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 # apt resolves the libraries a laptop may lack (dpkg -i would not).
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "./$deb" >/dev/null
@@ -61,6 +64,6 @@ test -f /usr/share/doc/trtlens/copyright || fail "no copyright file"
 got=$(bash -c '. /usr/share/bash-completion/completions/trtlens
   COMP_WORDS=(trtlens sum); COMP_CWORD=1; _trtlens; echo "${COMPREPLY[*]}"')
 [ "$got" = summary ] || fail "installed bash completion gave '$got' for 'trtlens sum'"
-dpkg -r trtlens >/dev/null
+dpkg --purge trtlens >/dev/null
 trap - EXIT
 echo "deb install test: ok"
