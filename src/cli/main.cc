@@ -109,8 +109,7 @@ int main(int argc, char** argv) {
 #endif
   CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports",
                "trtlens"};
-  app.set_version_flag("-V,--version",
-                       std::string("trtlens ") + kVersion + " (" + kGitRevision + ")");
+  app.set_version_flag("-V,--version", "trtlens " + version_and_revision());
   app.require_subcommand(1);
   // --color and --wide may stand anywhere, before or after the command.
   app.fallthrough();

@@ -6,7 +6,7 @@
 extern "C" [[gnu::visibility("default")]] const trtlens::OnnxModuleFunctions*
 trtlens_onnx_module() {
   using namespace trtlens;
-  static const std::string build = std::string(kVersion) + " (" + kGitRevision + ")";
+  static const std::string build = version_and_revision();
   static const OnnxModuleFunctions functions{build.c_str(), &read_onnx_model, &read_onnx_model_fd,
                                              &infer_onnx_shapes, &engine_onnx};
   return &functions;

@@ -24,7 +24,7 @@ struct OnnxModule {
 const OnnxModule& onnx_module() {
   static const OnnxModule module = [] {
     OnnxModule m;
-    const std::string build = std::string(kVersion) + " (" + kGitRevision + ")";
+    const std::string build = version_and_revision();
     std::string dir = binary_dir();
     if (dir.empty()) dir = ".";
     for (const std::string& file :
