@@ -563,18 +563,21 @@ class RunSection : public LogSection {
     ctx_.out.run_tactic(attempt_);
   }
 
-  std::string scratch_a_, scratch_b_;  // captures of start(), kept to reuse their buffers
-  TacticAttempt attempt_;              // its tactics are filled only when published
-  std::vector<uint64_t> ids_;          // the tactics of attempt_
-  std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
-  bool tactics_pending_ = false;
-  bool took_closing_ = false;  // the last line next() took ends the block (ended())
+  // Read by body_line() on the screening threads, with the vtable pointer and ctx_; what
+  // follows is written on the dispatching thread, from a cache line of its own (see
+  // LogSection::Body).
   const bool fast_tactic_line_ = ctx_.grammar.pattern("tactic_line").builtin;
   const bool fast_closing_ = ctx_.grammar.pattern("tactic_chose_runner").builtin &&
                              ctx_.grammar.pattern("tactic_profiling_completed").builtin;
   const bool fast_banners_ = ctx_.grammar.pattern("tactic_computing_costs").builtin &&
                              ctx_.grammar.pattern("tactic_format_combination").builtin &&
                              ctx_.grammar.pattern("tactic_timing_runner").builtin;
+  alignas(kCacheLine) std::string scratch_a_, scratch_b_;  // start()'s captures, buffers kept
+  TacticAttempt attempt_;      // its tactics are filled only when published
+  std::vector<uint64_t> ids_;  // the tactics of attempt_
+  std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
+  bool tactics_pending_ = false;
+  bool took_closing_ = false;  // the last line next() took ends the block (ended())
 };
 
 }  // namespace

@@ -24,9 +24,6 @@ struct hs_scratch;
 
 namespace trtlens {
 
-// The unit of memory the readers ask for ahead of reading it (__builtin_prefetch).
-inline constexpr size_t kCacheLine = 64;
-
 struct Trigger {
   LogSection* section;
   size_t which;  // index into section->triggers()
@@ -91,7 +88,10 @@ struct ScreenedBlock {
   std::exception_ptr error;
 };
 
-class LogScreen {
+// Aligned to a cache line of its own: the screening threads read it on every line, and a
+// neighbour the dispatching thread writes (the driver's state beside it on that thread's stack)
+// would take the line away from them at each write.
+class alignas(kCacheLine) LogScreen {
  public:
   LogScreen(const Grammar& grammar, const std::vector<std::unique_ptr<LogSection>>& sections);
   ~LogScreen();
@@ -192,7 +192,6 @@ class LogScreen {
   // The body section's shortcut (LogSection::fast_body), and the line it reads at `pos`.
   const char* (*fast_read_)(const char*, const char*, uint64_t&) = nullptr;
   std::vector<std::pair<std::string, LogSection::Body>> fast_silent_;  // NoValue or Closing
-  mutable std::atomic<bool> check_body_{true};
   struct FastLine {
     LogLine line;
     LogSection::Body kind;
@@ -233,6 +232,9 @@ class LogScreen {
   bool embedded_ = false;  // the set is the build's
   std::unique_ptr<LiteralScan> owned_literal_scan_;
   std::thread compiling_;
+  // Set by the dispatching thread once a block: on a line of its own, away from what the
+  // screening threads read on every line.
+  alignas(kCacheLine) mutable std::atomic<bool> check_body_{true};
 };
 
 }  // namespace trtlens

@@ -15,6 +15,10 @@
 
 namespace trtlens {
 
+// The unit of memory the readers ask for ahead of reading it (__builtin_prefetch), and that
+// two threads must not share when one of them writes it.
+inline constexpr size_t kCacheLine = 64;
+
 struct LogLine {
   std::string_view message;  // the text after the log prefixes
   std::string_view text;     // the whole line
@@ -73,6 +77,11 @@ class LogSection {
   // at once: next_body(values) must do what next() does with those lines. A Closing line is
   // taken silently and ends the section after it (next() refuses the line after it): it is the
   // last of its run, and the driver ends the section once the run is taken.
+  // What body_line() and refuses() read must not share a cache line with what start() and
+  // next() write on the dispatching thread meanwhile: each such write takes the line from the
+  // screening threads (the tactic-block section, with its state beside its vtable pointer, cost
+  // a sixth of the CPU of reading a log of per-layer lines). Such a section keeps its mutable
+  // members from a line of their own (alignas(kCacheLine)).
   enum class Body { No, Value, NoValue, Closing };  // with a value, silent, silent and last
   virtual bool has_body() const { return false; }
   virtual Body body_line(const LogLine&, uint64_t& /*value*/) const { return Body::No; }
