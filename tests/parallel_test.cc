@@ -1,16 +1,22 @@
 // Builds analysed on several threads: each build once, errors carried back, and the same capture
 // (layers, figures, findings, diagnostics in the same order) as one thread gives.
+#include "model/parallel.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "analysis/analyze.h"
 #include "ingest/grammar.h"
 #include "ingest/load.h"
-#include "model/parallel.h"
 #include "render/json.h"
 #include "test_support.h"
 
@@ -40,6 +46,49 @@ TEST(ParallelAnalysis, AnItemsErrorReachesTheCaller) {
       EXPECT_STREQ(e.what(), "item 3");
     }
     EXPECT_GE(ran.load(), 4);  // items 0..3 at least; the rest may stop early
+  }
+}
+
+// The helpers are kept from one loop to the next, not started anew for each: the kernel's thread
+// ids (which, unlike std::thread::id, a new thread does not take over from a finished one) of
+// the threads other than the caller that ran items over twenty loops are no more than the pool
+// holds. That is one when this test runs alone (as ctest runs it), and at most the seven
+// helpers of the 8-thread loops above when the whole binary runs; a thread a loop made twenty.
+TEST(ParallelAnalysis, TheHelperThreadsAreKeptAcrossLoops) {
+  const pid_t caller = gettid();
+  std::mutex lock;
+  std::set<pid_t> helpers;
+  for (int loop = 0; loop < 20; ++loop)
+    parallel_for(16, 2, [&](size_t) {
+      std::this_thread::sleep_for(std::chrono::microseconds(500));  // time for the helper to join
+      const pid_t me = gettid();
+      if (me == caller) return;
+      std::lock_guard<std::mutex> hold(lock);
+      helpers.insert(me);
+    });
+  EXPECT_GE(helpers.size(), 1u);
+  EXPECT_LE(helpers.size(), 7u);
+}
+
+// A loop inside an item (on the caller or on a helper) and loops from two threads at once each
+// run every item once.
+TEST(ParallelAnalysis, NestedLoopsAndLoopsFromTwoThreadsRunEveryItemOnce) {
+  std::vector<std::atomic<int>> runs(6 * 5);
+  parallel_for(
+      6, 2, [&](size_t i) { parallel_for(5, 2, [&](size_t j) { runs[i * 5 + j].fetch_add(1); }); });
+  for (size_t k = 0; k < runs.size(); ++k) EXPECT_EQ(runs[k].load(), 1) << "item " << k;
+
+  std::vector<std::atomic<int>> a(500), b(500);
+  auto loops = [](std::vector<std::atomic<int>>& v) {
+    for (int round = 0; round < 20; ++round)
+      parallel_for(v.size(), 2, [&](size_t i) { v[i].fetch_add(1); });
+  };
+  std::thread other([&] { loops(b); });
+  loops(a);
+  other.join();
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].load(), 20) << "item " << i;
+    EXPECT_EQ(b[i].load(), 20) << "item " << i;
   }
 }
 
