@@ -579,6 +579,8 @@ class RunSection : public LogSection {
   bool tactics_pending_ = false;
   bool took_closing_ = false;  // the last line next() took ends the block (ended())
 };
+// (Lost with the alignas above, and then only a profile would tell.)
+static_assert(alignof(RunSection) == kCacheLine, "RunSection's state shares a line with its vptr");
 
 }  // namespace
 

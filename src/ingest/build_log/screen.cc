@@ -228,6 +228,8 @@ bool (*position_reader(const std::string& name))(std::string_view, std::string_v
 
 }  // namespace
 
+static_assert(alignof(LogScreen) == kCacheLine, "the screen shares a line with its neighbours");
+
 LogScreen::LogScreen(const Grammar& grammar,
                      const std::vector<std::unique_ptr<LogSection>>& sections) {
   bool builtin = true;
