@@ -32,7 +32,10 @@ done
 dbg=""
 for f in "$BUILD"/trtlens-dbgsym_*.ddeb; do dbg=$f; done
 [ -f "$dbg" ] || fail "no -dbgsym package with the debug information"
-dpkg-deb --contents "$dbg" | grep -q '/usr/lib/debug/' || fail "the -dbgsym package holds no debug file"
+# grep reads the whole list: with -q it would stop at the first match, and dpkg-deb, cut off,
+# would print an error into the log of a test that passed.
+dpkg-deb --contents "$dbg" | grep '/usr/lib/debug/' >/dev/null ||
+  fail "the -dbgsym package holds no debug file"
 # Installed, not merely known: a package removed before may have left its record behind.
 if [ "$(dpkg-query -W -f='${db:Status-Status}' trtlens 2>/dev/null)" = installed ]; then
   echo "trtlens is already installed as a package; not touching it" >&2
