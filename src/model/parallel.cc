@@ -7,13 +7,13 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
-#include <vector>
 
 namespace trtlens {
 namespace {
 
 // One loop's items, taken by index by every thread that joins it.
 struct Loop {
+  Loop(size_t count, const std::function<void(size_t)>& f) : n(count), fn(f) {}
   size_t n;
   const std::function<void(size_t)>& fn;
   std::atomic<size_t> next{0};
@@ -58,7 +58,6 @@ class Pool {
       loop_ = &loop;
       wanted_ = std::min(helpers, threads_);
       joined_ = left_ = 0;
-      closed_ = false;
       ++round_;
     }
     wake_.notify_all();
@@ -66,7 +65,7 @@ class Pool {
     {
       // Helpers that have not joined yet stay out; those inside finish their items.
       std::unique_lock<std::mutex> hold(lock_);
-      closed_ = true;
+      wanted_ = joined_;
       done_.wait(hold, [&] { return left_ == joined_; });
       loop_ = nullptr;
     }
@@ -82,7 +81,7 @@ class Pool {
       Loop* loop;
       {
         std::unique_lock<std::mutex> hold(lock_);
-        wake_.wait(hold, [&] { return round_ != seen && !closed_ && joined_ < wanted_; });
+        wake_.wait(hold, [&] { return round_ != seen && joined_ < wanted_; });
         seen = round_;
         ++joined_;
         loop = loop_;
@@ -102,8 +101,8 @@ class Pool {
   size_t threads_ = 0;
   Loop* loop_ = nullptr;
   uint64_t round_ = 0;  // loops begun: a helper joins each at most once
+  // Helpers the loop takes (cut to those that joined once the caller is done), joined, left.
   size_t wanted_ = 0, joined_ = 0, left_ = 0;
-  bool closed_ = true;  // the caller is done: no helper joins any more
 };
 
 Pool& pool() {
@@ -116,7 +115,7 @@ Pool& pool() {
 void parallel_for(size_t n, unsigned threads, const std::function<void(size_t)>& fn) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const size_t helpers = std::min<size_t>(threads, n) - (n > 0 ? 1 : 0);
-  Loop loop{n, fn};
+  Loop loop(n, fn);
   // A loop inside a helper's item, or while another thread's loop holds the pool, runs on the
   // calling thread alone.
   if (helpers == 0 || t_helper || !pool().run(loop, helpers)) loop.work();

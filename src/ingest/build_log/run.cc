@@ -579,7 +579,7 @@ class RunSection : public LogSection {
   bool tactics_pending_ = false;
   bool took_closing_ = false;  // the last line next() took ends the block (ended())
 };
-// (Lost with the alignas above, and then only a profile would tell.)
+// Without the alignas above no test would fail; only a profile would show it.
 static_assert(alignof(RunSection) == kCacheLine, "RunSection's state shares a line with its vptr");
 
 }  // namespace
