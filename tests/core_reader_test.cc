@@ -154,12 +154,13 @@ TEST(CoreReader, FileBlocksTileTheFileAtLineEnds) {
     auto blocks = in->blocks(1, block, 64);
     ASSERT_TRUE(blocks);
     std::string joined;
+    ByteBlock storage;
     for (size_t k = 0; k < blocks->count(); ++k) {
-      const FileBlocks::Block b = blocks->block(k);
+      const FileBlocks::Block b = blocks->block(k, storage);
       EXPECT_FALSE(b.stopped);
-      EXPECT_LE(blocks->end_of(b.bytes), text.size());
+      EXPECT_LE(b.end, text.size());
       if (b.bytes.empty()) continue;
-      EXPECT_EQ(blocks->end_of(b.bytes), joined.size() + b.bytes.size());
+      EXPECT_EQ(b.end, joined.size() + b.bytes.size());
       joined += b.bytes;
       const size_t end = joined.size();
       if (end == text.size()) continue;
@@ -179,15 +180,38 @@ TEST(CoreReader, FileBlocksTileTheFileAtLineEnds) {
     ASSERT_TRUE(blocks);
     std::string joined;
     bool stopped = false;
+    ByteBlock storage;
     for (size_t k = 0; k < blocks->count() && !stopped; ++k) {
-      const FileBlocks::Block b = blocks->block(k);
+      const FileBlocks::Block b = blocks->block(k, storage);
       joined += b.bytes;
       stopped = b.stopped;
-      if (stopped) EXPECT_EQ(blocks->end_of(b.bytes), head.size());
+      if (stopped) EXPECT_EQ(b.end, head.size());
     }
     EXPECT_TRUE(stopped);
     EXPECT_EQ(joined, head);
   }
+}
+
+// Blocks are read, not mapped: a file cut short while it is read ends where its bytes end, with
+// no fault and no block past the cut.
+TEST(CoreReader, FileBlocksOfAFileCutShortEndWhereItsBytesEnd) {
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i) + "\n";
+  TempFile f(text);
+  auto in = InputStream::open(f.path());
+  auto blocks = in->blocks(1, 64, 256);
+  ASSERT_TRUE(blocks);
+  const size_t cut = text.size() / 2 + 3;  // mid-line
+  ASSERT_EQ(::truncate(f.path().c_str(), off_t(cut)), 0);
+  std::string joined;
+  ByteBlock storage;
+  for (size_t k = 0; k < blocks->count(); ++k) {
+    const FileBlocks::Block b = blocks->block(k, storage);
+    EXPECT_FALSE(b.stopped);
+    joined += b.bytes;
+    if (!b.bytes.empty()) EXPECT_EQ(b.end, joined.size());
+  }
+  EXPECT_EQ(joined, text.substr(0, cut));
 }
 
 }  // namespace

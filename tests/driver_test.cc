@@ -119,7 +119,7 @@ std::string expect_block_modes_agree(const std::string& path, ReadLimits base = 
           ReadLimits l = base;
           l.log_block_bytes = block;
           l.threads = threads;
-          l.map_min_bytes = map_min;
+          l.file_blocks_min_bytes = map_min;
           l.literal_scan_min_bytes = scan_min;
           SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads) +
                        (map_min == 1 ? ", mapped" : ", read") +
@@ -148,9 +148,9 @@ TEST(LogDriver, TheMappedLogHookRunsOncePerMappedLog) {
   auto grammar = Grammar::load();
   auto count = [&](const std::vector<std::string>& files, size_t map_min, size_t block) {
     ReadLimits l;
-    l.map_min_bytes = map_min;
+    l.file_blocks_min_bytes = map_min;
     l.log_block_bytes = block;
-    l.on_mapped_log = [] { ++g_mapped_logs; };
+    l.on_large_log = [] { ++g_mapped_logs; };
     g_mapped_logs = 0;
     load_capture(files, *grammar, l);
     return g_mapped_logs;

@@ -141,15 +141,15 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
 }
 
 namespace {
-void (*g_mapped_log_hook)() = nullptr;
+void (*g_large_log_hook)() = nullptr;
 }  // namespace
 
-void set_mapped_log_hook(void (*hook)()) { g_mapped_log_hook = hook; }
+void set_large_log_hook(void (*hook)()) { g_large_log_hook = hook; }
 
 Capture load_inputs(const CommonOptions& o, bool analyse) {
   auto grammar = Grammar::load(o.grammar_dir.empty() ? installed_grammar_dir() : o.grammar_dir);
   ReadLimits limits;
-  limits.on_mapped_log = g_mapped_log_hook;
+  limits.on_large_log = g_large_log_hook;
   limits.max_input_bytes = parse_size(o.max_input_size);
   limits.threads = o.threads;
   try {

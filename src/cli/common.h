@@ -45,9 +45,9 @@ void add_common_options(CLI::App* cmd, CommonOptions& o, const std::vector<std::
 // "512M", "4G", "100": --max-input-size and the like (throws UsageError).
 uint64_t parse_size(const std::string& text);
 
-// What the program does when a large build log is mapped (ReadLimits::on_mapped_log); main()
+// What the program does when a large build log is read in blocks (ReadLimits::on_large_log); main()
 // sets it before a command runs.
-void set_mapped_log_hook(void (*hook)());
+void set_large_log_hook(void (*hook)());
 
 // Reads the inputs into the model (throws InputError / GrammarError) and analyses it, unless
 // `analyse` is false: for views that print only what the inputs say.

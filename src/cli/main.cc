@@ -101,11 +101,11 @@ int main(int argc, char** argv) {
   // Freed memory goes back to the system at once rather than after a delay, so peak RSS
   // follows what is live (a log's long-line buffers, a JSON file's text once it is read).
   mi_option_set(mi_option_decommit_delay, 0);
-  // Except once a large build log is mapped: memory freed while its model is built is given back
-  // a millisecond later, by when most of it was taken again (a 1.1 GB log: 35,000 to 30,800 page
-  // faults, 0.98 of the CPU). 10 ms saved more, but a 50 MB line then peaked at 60-67 MiB instead
-  // of 52 on a loaded machine: its 8 MiB line buffers waited to go back.
-  set_mapped_log_hook([] { mi_option_set(mi_option_decommit_delay, 1); });
+  // Except once a large build log is read in blocks: memory freed while its model is built is given
+  // back a millisecond later, by when most of it was taken again (a 1.1 GB log: 35,000 to 30,800
+  // page faults, 0.98 of the CPU). 10 ms saved more, but a 50 MB line then peaked at 60-67 MiB
+  // instead of 52 on a loaded machine: its 8 MiB line buffers waited to go back.
+  set_large_log_hook([] { mi_option_set(mi_option_decommit_delay, 1); });
 #endif
   CLI::App app{"trtlens: what TensorRT did to your model, read from its logs and exports",
                "trtlens"};

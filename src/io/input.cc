@@ -1,11 +1,9 @@
 #include "io/input.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
+#include <string.h>  // memrchr
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <string.h>  // memrchr
 
 #include <algorithm>
 #include <cerrno>
@@ -382,12 +380,9 @@ std::unique_ptr<FileBlocks> InputStream::blocks(size_t min_size, size_t block,
   if (size > limits_.max_input_bytes)
     throw InputError(path_, "decoded input exceeds " + std::to_string(limits_.max_input_bytes) +
                                 " bytes (raise --max-input-size)");
-  void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd_, 0);
-  if (p == MAP_FAILED) return nullptr;
-  ::madvise(p, size, MADV_SEQUENTIAL);
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   block = std::max<size_t>(block, 1);
-  return std::make_unique<FileBlocks>(static_cast<const char*>(p), size, block,
-                                      std::max(max_stretch, block));
+  return std::make_unique<FileBlocks>(fd_, path_, size, block, std::max(max_stretch, block));
 }
 
 void InputStream::seek(uint64_t offset) {
@@ -402,64 +397,85 @@ void InputStream::seek(uint64_t offset) {
   consumed_ = true;
 }
 
-FileBlocks::~FileBlocks() { ::munmap(const_cast<char*>(data_), size_); }
-
-void FileBlocks::release_before(size_t k) {
-  // Up to a multiple of 2 MiB at or before the byte before block k's range, the first byte
-  // cutting block k reads: a fault maps a whole folio of the page cache (up to 2 MiB) or a
-  // 64 KiB window around its page, so a touch just behind the released stretch would map back
-  // pages nothing releases again (40 MiB of a 1 GiB log written just before).
-  constexpr uint64_t kAlign = uint64_t{2} << 20;
-  const uint64_t first_read = std::min<uint64_t>(uint64_t(k) * block_, size_);
-  const uint64_t end = first_read > 0 ? (first_read - 1) / kAlign * kAlign : 0;
-  // In steps of kReleaseStep: each call flushes the TLBs of every thread reading the mapping
-  // (an interrupt per core), so releasing block by block cost more than the pages.
-  if (end < released_ + kReleaseStep) return;
-  ::madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
-  released_ = end;
-}
-
-FileBlocks::Block FileBlocks::block(size_t k) const {
+FileBlocks::Block FileBlocks::block(size_t k, ByteBlock& storage) const {
   constexpr uint64_t kNone = UINT64_MAX;
-  const char* const d = data_;
-  // Where the line after the first line end in [from, to) starts, or kNone.
-  auto after_eol = [&](uint64_t from, uint64_t to) {
-    const char* eol = find_eol(d + from, d + to);
-    if (eol == d + to) return kNone;
-    uint64_t next = uint64_t(eol - d) + 1;
-    if (*eol == '\r' && next < size_ && d[next] == '\n') ++next;
-    return next;
-  };
+  // Bytes past the block's range read with it: most blocks find their last line's end in them.
+  constexpr uint64_t kSlack = 4096;
   Block out;
   const uint64_t a = uint64_t(k) * block_;
-  out.bytes = std::string_view(d + std::min(a, size_), 0);  // no lines: where they would start
+  out.end = std::min(a, size_);
   if (a >= size_) return out;
+  // storage holds the file's bytes [origin, origin + storage.size()), from the byte before the
+  // range (does a line start at `a`?).
+  const uint64_t origin = a > 0 ? a - 1 : 0;
+  uint64_t size = size_;  // less when the file was cut short meanwhile
+  storage.resize(0);
+  auto have = [&] { return origin + storage.size(); };
+  auto fill = [&](uint64_t to) {  // read up to `to` (or the file's end)
+    to = std::min(to, size);
+    if (to <= have()) return;
+    storage.reserve(size_t(to - origin));
+    while (have() < to) {
+      const size_t old = storage.size();
+      const ssize_t got = ::pread(fd_, storage.data() + old, size_t(to - have()), off_t(have()));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw InputError(path_, "read failed: " + errno_reason());
+      if (got == 0) {
+        size = have();
+        return;
+      }
+      storage.resize(old + size_t(got));
+    }
+  };
+  auto at = [&](uint64_t q) { return storage.data()[q - origin]; };
+  // Where the line after the first line end in [from, to) starts, or kNone; reads as it goes.
+  auto after_eol = [&](uint64_t from, uint64_t to) {
+    for (uint64_t step = kSlack;;) {
+      const uint64_t upto = std::min(to, have());
+      const char* p = storage.data() + (from - origin);
+      const char* eol = find_eol(p, storage.data() + (upto - origin));
+      if (eol != storage.data() + (upto - origin)) {
+        uint64_t next = origin + uint64_t(eol - storage.data()) + 1;
+        fill(next + 1);  // the '\n' of a CRLF
+        if (*(storage.data() + (next - 1 - origin)) == '\r' && next < have() && at(next) == '\n')
+          ++next;
+        return next;
+      }
+      if (upto >= to || have() >= size) return kNone;
+      from = upto;
+      fill(std::min(to, have() + step) + 1);
+      step *= 2;
+    }
+  };
   const uint64_t e = std::min<uint64_t>(a + block_, size_);
+  fill(e + kSlack);
+  if (have() <= a) return out;  // cut short before the block
   // A line starts at `a` when the bytes before it end one: look from the byte before.
   uint64_t start = 0;
   if (a > 0) {
-    start = after_eol(a - 1, e);
+    start = after_eol(a - 1, std::min(e, have()));
     if (start == kNone || start >= e) return out;
   }
   // The block ends where the next one starts.
-  uint64_t end = size_;
-  if (e < size_) {
+  uint64_t end = have();
+  if (e < size) {
     const uint64_t limit = std::min<uint64_t>(size_, e + max_);
     end = after_eol(e - 1, limit);
-    if (end == kNone && limit < size_) {
+    if (end == kNone && limit < size) {
       // The line crossing e is too long for a block: the block stops where it starts.
       end = start;
       for (uint64_t q = e - 1; q > start; --q)
-        if (d[q - 1] == '\n' || d[q - 1] == '\r') {
+        if (at(q - 1) == '\n' || at(q - 1) == '\r') {
           end = q;
           break;
         }
       out.stopped = true;
     } else if (end == kNone) {
-      end = size_;
+      end = have();
     }
   }
-  out.bytes = std::string_view(d + start, size_t(end - start));
+  out.bytes = std::string_view(storage.data() + (start - origin), size_t(end - start));
+  out.end = end;
   return out;
 }
 

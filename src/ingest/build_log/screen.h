@@ -44,10 +44,10 @@ struct ScreenedBlock {
     uint32_t captured_at[2] = {0, 0}, captured_size[2] = {0, 0};
     uint8_t captures = 0;
   };
-  std::string_view bytes;  // whole lines: into the mapped file or into `storage`
+  std::string_view bytes;  // whole lines, in `storage`
   ByteBlock storage;
-  // In a mapped file (FileBlocks): which block, where its lines end in the file, and whether a
-  // line too long for a block follows them.
+  // In a file read in blocks (FileBlocks): which block, where its lines end in the file, and
+  // whether a line too long for a block follows them.
   size_t index = 0;
   uint64_t end_offset = 0;
   bool stopped = false;
