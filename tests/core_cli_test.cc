@@ -1,15 +1,14 @@
 // The real binary on the core fixtures: the JSON/text pair, bad input, stdin, the grammar files
 // and their --grammar-dir override.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "ingest/grammar.h"
 #include "test_support.h"
@@ -349,6 +348,42 @@ TEST(CoreCli, LargeLogGeneratorTimesOneTacticPerRunner) {
   EXPECT_EQ(doc["inputs"][0]["lines"], lines);
   EXPECT_EQ(doc["inputs"][0]["unrecognized"], 0);
   std::remove(log.c_str());
+}
+
+// Minor page faults of a shell command and what it waits for (the children's rusage).
+long faults_of(const std::string& cmd) {
+  rusage before{}, after{};
+  getrusage(RUSAGE_CHILDREN, &before);
+  if (std::system(cmd.c_str()) != 0) return -1;
+  getrusage(RUSAGE_CHILDREN, &after);
+  return after.ru_minflt - before.ru_minflt;
+}
+
+// Inputs of 32 MiB and more get 2 MiB pages, smaller ones 4 KiB pages: set against runs where
+// MIMALLOC_LARGE_OS_PAGES (the user's choice, which trtlens keeps) says the opposite.
+TEST(CoreCli, LargeInputsGetLargePagesAndSmallOnesDoNot) {
+#ifndef TRTLENS_BINARY_HAS_MIMALLOC
+  GTEST_SKIP() << "trtlens is built without mimalloc (a sanitizer or fuzz build)";
+#endif
+  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  const std::string large = generated_log("--size-mb 48 --tactics 1");
+  const std::string small = generated_log("--size-mb 16 --tactics 1");
+  ASSERT_FALSE(large.empty());
+  ASSERT_FALSE(small.empty());
+  auto summary = [](const std::string& env, const std::string& log) {
+    return faults_of(env + " " + shell_quote(TRTLENS_BINARY) + " summary " + shell_quote(log) +
+                     " >/dev/null");
+  };
+  const long large_default = summary("", large);
+  const long large_small_pages = summary("MIMALLOC_LARGE_OS_PAGES=0", large);
+  EXPECT_GT(large_default, 0);
+  EXPECT_LT(large_default * 2, large_small_pages);
+  const long small_default = summary("", small);
+  const long small_large_pages = summary("MIMALLOC_LARGE_OS_PAGES=1", small);
+  EXPECT_GT(small_large_pages, 0);
+  EXPECT_GT(small_default, small_large_pages * 3 / 2);
+  std::remove(large.c_str());
+  std::remove(small.c_str());
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // trtlens: wires the subcommands; everything else lives in the library.
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include "cli/common.h"
@@ -93,6 +95,34 @@ bool use_color(const std::string& mode, bool to_stdout) {
   if (term && std::string(term) == "dumb") return false;
   return isatty(STDOUT_FILENO);
 }
+
+#ifdef TRTLENS_HAVE_MIMALLOC
+// Inputs of this size in all get their model laid out in 2 MiB pages: a fault each instead of
+// 512 (a 159 MB log of per-layer lines: 13,000 to 1,700 faults and 0.63 of the CPU, `diff` of
+// two 50k-layer builds 0.6 of the time, on a VM where a fault costs 8 us). Smaller ones keep
+// 4 KiB pages, so that their RSS follows what they use.
+constexpr off_t kLargeInputBytes = off_t{32} << 20;
+
+// mimalloc takes large pages only when asked before it initialises, which is before main and the
+// libraries' constructors: an executable's preinit functions run first. So the choice is made
+// here, from the sizes of the files the command line names (and of stdin), before anything is
+// read. MIMALLOC_LARGE_OS_PAGES in the environment is the user's choice and stays.
+void choose_page_size(int argc, char** argv, char** envp) {
+  // getenv() does not work yet: libc sets up `environ` after the preinit functions.
+  static constexpr char kUserChoice[] = "MIMALLOC_LARGE_OS_PAGES=";
+  for (char** e = envp; e && *e; ++e)
+    if (std::strncmp(*e, kUserChoice, sizeof kUserChoice - 1) == 0) return;
+  off_t total = 0;
+  for (int i = 1; i < argc; ++i) {
+    struct stat st {};
+    const int got = std::strcmp(argv[i], "-") == 0 ? ::fstat(0, &st) : ::stat(argv[i], &st);
+    if (got == 0 && S_ISREG(st.st_mode)) total += st.st_size;
+  }
+  if (total >= kLargeInputBytes) mi_option_set(mi_option_large_os_pages, 1);
+}
+[[gnu::section(".preinit_array"),
+  gnu::used]] void (*const g_choose_page_size)(int, char**, char**) = choose_page_size;
+#endif
 
 }  // namespace
 
