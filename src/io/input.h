@@ -35,8 +35,8 @@ struct ReadLimits {
   // screened by `threads` workers (0: one per core, 1: all on the calling thread); block size 0
   // reads line by line. In regular files of at least `file_blocks_min_bytes` each block is read by
   // the thread that screens it (see FileBlocks). Blocks of 256 KiB stay in the caches between their
-  // read, their screen and their dispatch: 1 MiB took 1.06 of the CPU, 64 KiB 1.10 (more blocks
-  // to hand over).
+  // read, their screen and their dispatch: 1 MiB took 1.06-1.20 of the CPU, 64 KiB 1.10-1.14
+  // (more blocks to hand over).
   size_t log_block_bytes = size_t{256} << 10;
   unsigned threads = 0;
   size_t file_blocks_min_bytes = size_t{32} << 20;
