@@ -437,8 +437,7 @@ FileBlocks::Block FileBlocks::block(size_t k, ByteBlock& storage) const {
       if (eol != storage.data() + (upto - origin)) {
         uint64_t next = origin + uint64_t(eol - storage.data()) + 1;
         fill(next + 1);  // the '\n' of a CRLF
-        if (*(storage.data() + (next - 1 - origin)) == '\r' && next < have() && at(next) == '\n')
-          ++next;
+        if (at(next - 1) == '\r' && next < have() && at(next) == '\n') ++next;
         return next;
       }
       if (upto >= to || have() >= size) return kNone;
