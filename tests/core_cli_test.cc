@@ -1,14 +1,16 @@
 // The real binary on the core fixtures: the JSON/text pair, bad input, stdin, the grammar files
 // and their --grammar-dir override.
-#include <dirent.h>
 #include <gtest/gtest.h>
+
+#include <dirent.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
+
+#include <nlohmann/json.hpp>
 
 #include "ingest/grammar.h"
 #include "test_support.h"

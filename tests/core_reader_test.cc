@@ -137,7 +137,7 @@ TEST(CoreReader, CorruptAndTruncatedGzipAreInputErrors) {
             std::string::npos) << r.err;
 }
 
-// A mapped file's blocks, each cut alone from the bytes around its range, tile the file: joined
+// A file's blocks, each read alone with the bytes around its range, tile the file: joined
 // they are the file, and each ends where LineReader ends a line (after LF, CRLF or a lone CR,
 // never between the CR and LF of a CRLF). A line longer than the stretch stops them at its start.
 TEST(CoreReader, FileBlocksTileTheFileAtLineEnds) {

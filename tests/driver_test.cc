@@ -88,7 +88,7 @@ TEST(LogDriver, UnusualTimeStampsStillStrip) {
 
 // Reading in blocks on worker threads must give exactly what reading line by line gives: same
 // layers, diagnostics and line numbers, whatever the block size, thread count and source
-// (mapped file or stream).
+// (a file read in blocks or a stream).
 std::string json_with(const std::string& path, const ReadLimits& limits,
                       const std::string& grammar_dir = "") {
   auto grammar = Grammar::load(grammar_dir);
@@ -103,7 +103,7 @@ std::string json_with(const std::string& path, const ReadLimits& limits,
 }
 
 // Reads `path` line by line with `base` limits, then in every block size of `blocks` with 1-3
-// threads, mapped and read; all must agree. Returns the line-by-line result.
+// threads, a file read in blocks and a stream; all must agree. Returns the line-by-line result.
 std::string expect_block_modes_agree(const std::string& path, ReadLimits base = {},
                                      std::vector<size_t> blocks = {1, 7, 64, 4096, 1 << 20},
                                      const std::string& grammar_dir = "") {
@@ -114,15 +114,15 @@ std::string expect_block_modes_agree(const std::string& path, ReadLimits base = 
   EXPECT_GT(want.size(), 200u);
   for (size_t block : blocks) {
     for (unsigned threads : {1u, 2u, 3u}) {
-      for (size_t map_min : {size_t(1), size_t(1) << 40}) {
+      for (size_t blocks_min : {size_t(1), size_t(1) << 40}) {
         for (size_t scan_min : {size_t(0), size_t(1) << 40}) {
           ReadLimits l = base;
           l.log_block_bytes = block;
           l.threads = threads;
-          l.file_blocks_min_bytes = map_min;
+          l.file_blocks_min_bytes = blocks_min;
           l.literal_scan_min_bytes = scan_min;
           SCOPED_TRACE("block " + std::to_string(block) + ", threads " + std::to_string(threads) +
-                       (map_min == 1 ? ", mapped" : ", read") +
+                       (blocks_min == 1 ? ", file blocks" : ", stream") +
                        (scan_min == 0 ? ", one literal scan" : ", one search per literal"));
           EXPECT_EQ(json_with(path, l, grammar_dir), want);
         }
@@ -141,19 +141,19 @@ TEST(LogDriver, BlocksAndThreadsAgreeWithLineByLine) {
     expect_block_modes_agree(fixture(f));
 }
 
-// The program's hook for a large model runs once for each build log that is mapped, and never
-// for one that is read (below the mapping's size, or line by line), nor for a JSON input.
-int g_mapped_logs = 0;
-TEST(LogDriver, TheMappedLogHookRunsOncePerMappedLog) {
+// The program's hook for a large model runs once for each build log read in file blocks, and
+// never for one read as a stream (below the blocks' size, or line by line), nor for a JSON input.
+int g_large_logs = 0;
+TEST(LogDriver, TheLargeLogHookRunsOncePerLargeLog) {
   auto grammar = Grammar::load();
-  auto count = [&](const std::vector<std::string>& files, size_t map_min, size_t block) {
+  auto count = [&](const std::vector<std::string>& files, size_t blocks_min, size_t block) {
     ReadLimits l;
-    l.file_blocks_min_bytes = map_min;
+    l.file_blocks_min_bytes = blocks_min;
     l.log_block_bytes = block;
-    l.on_large_log = [] { ++g_mapped_logs; };
-    g_mapped_logs = 0;
+    l.on_large_log = [] { ++g_large_logs; };
+    g_large_logs = 0;
     load_capture(files, *grammar, l);
-    return g_mapped_logs;
+    return g_large_logs;
   };
   const std::string log = fixture("core/two_builds.log");
   EXPECT_EQ(count({log}, 1, size_t(1) << 20), 1);

@@ -231,8 +231,9 @@ void cut_block(const FileBlocks* file, ScreenedBlock& b) {
 // screening blocks in the order they were submitted.
 class ScreenPool {
  public:
-  // `file`: the blocks' file, read by the screening threads; null when the blocks come read.
-  ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads, FileBlocks* file)
+  // `file`: the blocks' file, read by the screening threads; null when the blocks arrive already
+  // read (from a stream).
+  ScreenPool(const LogScreen& screen, size_t max_line, unsigned threads, const FileBlocks* file)
       : screen_(screen), max_line_(max_line), file_(file) {
     for (unsigned i = 0; i < threads; ++i)
       threads_.emplace_back([this] {
