@@ -381,7 +381,7 @@ class Reader {
 }  // namespace
 
 uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
-                           const std::string& path, size_t chunk) {
+                           const std::string& path, size_t chunk, uint64_t size) {
   JsonStream js(source, path, kJsonDepthLimit, chunk);
   Reader reader(out, path, js);
   od::parser parser;
@@ -417,10 +417,14 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
   auto read_layers = [&] {
     out.begin_listing(ListingKind::LayerJson, {path, 1});
     listing = true;
-    // Gathered in chunks and moved into the build at their final count: a growing list would
-    // move every layer read so far on each doubling and hold both copies at its peak.
-    std::vector<std::vector<Layer>> chunks;
-    constexpr size_t kChunkLayers = 1024;
+    // Layers go straight into the build. Its list is reserved from the document's size, at the
+    // fewest bytes a detailed layer takes, so that it does not grow (a growing list moves every
+    // layer on each doubling; gathering them in chunks first held two copies at the end). What
+    // is reserved and not used is address space no page backs. Capped, so that one huge layer
+    // does not reserve for millions; a names-only list, or one past the cap, grows.
+    constexpr uint64_t kMinLayerBytes = 256;
+    constexpr uint64_t kMaxReserved = 200000;
+    if (size) out.reserve_layers(size_t(std::min(size / kMinLayerBytes, kMaxReserved)));
     bool names_only = true;
     size_t index = 0;
     js.enter();
@@ -444,18 +448,7 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
       ++index;
       if (!keep) continue;
       layer.source = {path, line};
-      if (chunks.empty() || chunks.back().size() == kChunkLayers) {
-        chunks.emplace_back();
-        chunks.back().reserve(kChunkLayers);
-      }
-      chunks.back().push_back(std::move(layer));
-    }
-    size_t count = 0;
-    for (const auto& c : chunks) count += c.size();
-    out.reserve_layers(count);
-    for (auto& c : chunks) {
-      for (Layer& l : c) out.add_layer(std::move(l));
-      std::vector<Layer>().swap(c);
+      out.add_layer(std::move(layer));
     }
     if (names_only && index > 0) out.set_names_only();
   };
@@ -513,7 +506,8 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
 }
 
 uint64_t ingest_layer_json(InputStream& in, Assembler& out, const std::string& path) {
-  return ingest_layer_json([&in](char* buf, size_t n) { return in.read(buf, n); }, out, path);
+  return ingest_layer_json([&in](char* buf, size_t n) { return in.read(buf, n); }, out, path,
+                           JsonStream::kChunk, in.size_hint());
 }
 
 uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::string& path,
@@ -526,7 +520,7 @@ uint64_t ingest_layer_json(std::string_view text, Assembler& out, const std::str
         at += k;
         return k;
       },
-      out, path, chunk);
+      out, path, chunk, text.size());
 }
 
 }  // namespace trtlens

@@ -370,6 +370,12 @@ void ByteBlock::reserve(size_t n) {
   capacity_ = cap;
 }
 
+uint64_t InputStream::size_hint() const {
+  struct stat st {};
+  if (gzip_ || ::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) return 0;
+  return uint64_t(st.st_size);
+}
+
 std::unique_ptr<FileBlocks> InputStream::blocks(size_t min_size, size_t block,
                                                 size_t max_stretch) {
   if (gzip_ || consumed_ || !owns_fd_) return nullptr;

@@ -125,6 +125,8 @@ class InputStream {
   // Whole remaining content (for small JSON inputs).
   std::string read_all();
   uint64_t bytes_read() const { return total_; }
+  // The decoded size when the input is a regular uncompressed file, 0 when it is not known.
+  uint64_t size_hint() const;
   // A gzip stream that ends before its end marker ends the input instead of throwing;
   // cut_short() then says so (logs keep the lines that arrived).
   void keep_cut_gzip() { keep_cut_ = true; }
