@@ -361,15 +361,15 @@ long faults_of(const std::string& cmd) {
   return after.ru_minflt - before.ru_minflt;
 }
 
-// Inputs of 32 MiB and more get 2 MiB pages, smaller ones 4 KiB pages: set against runs where
+// Inputs of 1 MiB and more get 2 MiB pages, smaller ones 4 KiB pages: set against runs where
 // MIMALLOC_LARGE_OS_PAGES (the user's choice, which trtlens keeps) says the opposite.
 TEST(CoreCli, LargeInputsGetLargePagesAndSmallOnesDoNot) {
 #ifndef TRTLENS_BINARY_HAS_MIMALLOC
   GTEST_SKIP() << "trtlens is built without mimalloc (a sanitizer or fuzz build)";
 #endif
   if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
-  const std::string large = generated_log("--size-mb 48 --tactics 1");
-  const std::string small = generated_log("--size-mb 16 --tactics 1");
+  const std::string large = generated_log("--size-mb 4 --tactics 1");    // 5.4 MB
+  const std::string small = generated_log("--size-mb 0.6 --tactics 1");  // 0.8 MB
   ASSERT_FALSE(large.empty());
   ASSERT_FALSE(small.empty());
   auto summary = [](const std::string& env, const std::string& log) {
