@@ -57,6 +57,8 @@ class JsonStream {
   uint64_t lines() const { return lines_total_; }
   // Bytes that were not UTF-8 and were replaced by U+FFFD, over all values taken.
   uint64_t invalid_utf8() const { return invalid_utf8_; }
+  // Bytes of the input before the cursor.
+  uint64_t offset() const { return bytes_ - (end_ - pos_); }
   // Bytes the window holds now (it grows only for a value longer than a chunk).
   size_t window_bytes() const { return buf_.size(); }
 

@@ -417,14 +417,15 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
   auto read_layers = [&] {
     out.begin_listing(ListingKind::LayerJson, {path, 1});
     listing = true;
-    // Layers go straight into the build. Its list is reserved from the document's size, at the
-    // fewest bytes a detailed layer takes, so that it does not grow (a growing list moves every
-    // layer on each doubling; gathering them in chunks first held two copies at the end). What
-    // is reserved and not used is address space no page backs. Capped, so that one huge layer
-    // does not reserve for millions; a names-only list, or one past the cap, grows.
-    constexpr uint64_t kMinLayerBytes = 256;
+    // Layers go straight into the build. Its list is sized once, from the first layers: the
+    // document's size over their bytes a layer, and a fifth more. So it does not grow (a growing
+    // list moves every layer on each doubling and holds both copies at its peak) and does not
+    // hold much more than it uses: under 2 MiB pages what is reserved and not used costs RSS too.
+    // A document whose later layers take fewer bytes, or one past the cap, grows as before.
+    constexpr size_t kSampleLayers = 256;
     constexpr uint64_t kMaxReserved = 200000;
-    if (size) out.reserve_layers(size_t(std::min(size / kMinLayerBytes, kMaxReserved)));
+    const uint64_t list_start = js.offset();
+    size_t kept = 0;
     bool names_only = true;
     size_t index = 0;
     js.enter();
@@ -449,6 +450,11 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
       if (!keep) continue;
       layer.source = {path, line};
       out.add_layer(std::move(layer));
+      if (++kept == kSampleLayers && size > js.offset()) {
+        const double bytes_per_layer = double(js.offset() - list_start) / double(kept);
+        const double rest = double(size - js.offset()) / bytes_per_layer;
+        out.reserve_layers(size_t(std::min(double(kMaxReserved), kept + rest * 1.2 + 1)));
+      }
     }
     if (names_only && index > 0) out.set_names_only();
   };

@@ -16,7 +16,7 @@ class InputStream;
 // Reads the document from `source` one layer at a time (each parsed in place by simdjson
 // On-Demand; the file is never held whole). Returns the input's line count. Throws InputError
 // when it is not a layer JSON document. `chunk` is the read size (see JsonStream); `size`, the
-// document's size when known (0 when not), sizes the build's list of layers up front.
+// document's size when known (0 when not), sizes the build's list of layers.
 uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
                            const std::string& path, size_t chunk = JsonStream::kChunk,
                            uint64_t size = 0);
