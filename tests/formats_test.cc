@@ -153,13 +153,13 @@ TEST(FormatsPolygraphy, LayersTensorsTacticsMemoryAndShapesAreRead) {
   EXPECT_EQ(b.layers[1].name, "conv1 + relu1");
   EXPECT_EQ(b.layers[1].type, "CaskConvolution");
   EXPECT_EQ(b.layers[1].tactic, "0x2775507d5e6f6b0f");
-  EXPECT_EQ(b.layers[1].tactic_name.substr(0, 25), "sm80_xmma_fprop_implicit_");
+  EXPECT_EQ(b.layers[1].tactic_name.str().substr(0, 25), "sm80_xmma_fprop_implicit_");
   EXPECT_EQ(b.layers[1].attributes.string("Kernel"), "[7, 7]");
   EXPECT_EQ(b.layers[2].tactic, "0xfffffffffffffffd");  // "Tactic = -3"
   EXPECT_EQ(b.layers[3].name, "{ForeignNode[fc.weight...fc, softmax]}");
   EXPECT_EQ(b.layers[3].type, "Myelin");
   EXPECT_FALSE(b.layers[3].tactic);
-  EXPECT_EQ(b.layers[3].tactic_name.substr(0, 6), "__myl_");
+  EXPECT_EQ(b.layers[3].tactic_name.str().substr(0, 6), "__myl_");
 
   const Tensor& in = b.layers[0].inputs.at(0);
   EXPECT_EQ(in.name, "input");

@@ -25,7 +25,7 @@ const char* to_string(AlignedBy a) {
 std::string layer_signature(const Layer& l) {
   std::string s;
   auto pt = l.attributes.get("ParameterType");
-  s = pt && pt->is_string() ? pt->get<std::string>() : l.type;
+  s = pt && pt->is_string() ? pt->get<std::string>() : l.type.str();
   auto add = [&s](const std::vector<Tensor>& ts) {
     s += '|';
     for (size_t i = 0; i < ts.size(); ++i) {

@@ -239,7 +239,7 @@ std::string parameter_type(const Layer& l) { return l.attributes.string("Paramet
 bool is_convolution(const Layer& l) {
   std::string p = parameter_type(l);
   if (!p.empty()) return p == "Convolution" || p == "Deconvolution" || p == "ConvActPool";
-  return l.type.find("Convolution") != std::string::npos;
+  return l.type.str().find("Convolution") != std::string::npos;
 }
 
 bool is_gemm(const Layer& l) {
@@ -253,7 +253,7 @@ std::optional<int64_t> int_attribute(const Layer& l, const char* key) {
 }
 
 bool is_depthwise(const Layer& l) {
-  if (l.type.find("Depthwise") != std::string::npos) return true;
+  if (l.type.str().find("Depthwise") != std::string::npos) return true;
   auto groups = int_attribute(l, "Groups");
   if (!groups) groups = int_attribute(l, "ConvGroups");
   if (!groups || *groups <= 1 || l.inputs.empty() || l.inputs[0].dims.size() < 2) return false;

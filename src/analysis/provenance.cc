@@ -424,7 +424,7 @@ void compute_provenance(Capture& c) {
     n.layer_index = -1;
     n.fused_with.clear();
     n.reason.clear();
-    n.precision.clear();
+    n.precision = {};
     n.matched_by = by_prefix.count(n.name) ? "prefix" : "";
     const int at = layer_of.find(n.name);
     if (at < 0) {

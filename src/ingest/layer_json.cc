@@ -187,6 +187,12 @@ class Reader {
     into = std::string(text_of(v));
     return true;
   }
+  bool string_field(od::value& v, const Where& where, std::string_view field, SharedText& into) {
+    std::string text;
+    if (!string_field(v, where, field, text)) return false;
+    into = text;
+    return true;
+  }
 
   // A JSON integer that fits int64 (read from its text: 1.5, 3e2 and out-of-range values are
   // not silently rounded or dropped).

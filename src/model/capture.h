@@ -52,9 +52,10 @@ const char* to_string(LayerRole r);
 
 struct Layer {
   std::string name;  // verbatim
-  std::string type;  // implementation class: Layer(<type>) / LayerType
-  std::optional<std::string> tactic;  // canonical 0x%016x
-  std::string tactic_name;
+  // Type, tactic, kernel name and device: texts an engine repeats, shared.
+  SharedText type;                   // implementation class: Layer(<type>) / LayerType
+  std::optional<SharedText> tactic;  // canonical 0x%016x
+  SharedText tactic_name;
   std::vector<Tensor> inputs;
   std::vector<Tensor> outputs;
   std::string metadata;  // verbatim (TRT 8.6+; may contain \x1E/\x1F)
@@ -69,7 +70,7 @@ struct Layer {
   std::vector<std::string> onnx_nodes;
   LayerRole role = LayerRole::Unknown;
   // Where the layer runs ("GPU" / "DLA") when the input says; the fallback reason (analysis).
-  std::string device;
+  SharedText device;
   std::string fallback_reason;
 };
 

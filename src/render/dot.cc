@@ -625,7 +625,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     // The colour of the group's most common type or precision.
     std::map<std::string, size_t> n;
     for (size_t i = grp.first; i < grp.first + grp.count; ++i)
-      ++n[o.color_by == "type" ? b.layers[i].type : output_precision(b.layers[i])];
+      ++n[o.color_by == "type" ? b.layers[i].type.str() : output_precision(b.layers[i])];
     auto best = std::max_element(n.begin(), n.end(),
                                  [](const auto& x, const auto& y) { return x.second < y.second; });
     return o.color_by == "type" ? type_colors[best->first] : precision_color(best->first);

@@ -45,7 +45,8 @@ const char* float_only_op(const Layer& l) {
                               "CumSum",    "Cumsum",  "Range",
                               "ArgMax",    "ArgMin",  "Einsum"};
   for (const char* op : ops)
-    if (l.name.find(op) != std::string::npos || l.type.find(op) != std::string::npos) return op;
+    if (l.name.find(op) != std::string::npos || l.type.str().find(op) != std::string::npos)
+      return op;
   return nullptr;
 }
 

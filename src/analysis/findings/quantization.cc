@@ -46,8 +46,8 @@ void quantization_rules(const BuildView& v, std::vector<Finding>& out) {
       if (is_quantized(in.dtype) != is_quantized(o.dtype)) {
         Finding f = make_finding(
             v, "qdq-unfused", Severity::Warning,
-            "standalone " + (parameter_type(l).empty() ? l.type : parameter_type(l)) + " layer " +
-                l.name + " converts " + in.dtype + " -> " + o.dtype +
+            "standalone " + (parameter_type(l).empty() ? l.type.str() : parameter_type(l)) +
+                " layer " + l.name + " converts " + in.dtype + " -> " + o.dtype +
                 " instead of being fused into its neighbour",
             "Q/DQ should sit right on the inputs of quantizable ops (conv, GEMM) so TensorRT "
             "folds them; check the op after it has an INT8 kernel.");
