@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
 #include <unordered_map>
 
 namespace trtlens {
@@ -105,7 +106,10 @@ double jaccard(size_t shared, size_t a, size_t b) {
   return u ? double(shared) / double(u) : 0;
 }
 
-std::vector<std::string> sorted_unique(std::vector<std::string> v) {
+// Views of the names, sorted, each once. Views, not copies: this runs while both builds are
+// held, and a copy of every layer's node names was the peak of `diff`'s memory.
+std::vector<std::string_view> sorted_unique(const std::vector<std::string>& names) {
+  std::vector<std::string_view> v(names.begin(), names.end());
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
@@ -294,10 +298,10 @@ class Aligner {
     std::vector<int> blo, bhi, hlo, hhi;
     windows(b2h_, nh_, blo, bhi);
     windows(h2b_, nb_, hlo, hhi);
-    std::vector<std::vector<std::string>> bn(nb_), hn(nh_);
+    std::vector<std::vector<std::string_view>> bn(nb_), hn(nh_);
     for (size_t b = 0; b < nb_; ++b) bn[b] = sorted_unique(B_[b].onnx_nodes);
     for (size_t h = 0; h < nh_; ++h) hn[h] = sorted_unique(H_[h].onnx_nodes);
-    std::unordered_map<std::string, std::vector<int>> heads_of;
+    std::unordered_map<std::string_view, std::vector<int>> heads_of;
     for (size_t h = 0; h < nh_; ++h)
       for (const auto& n : hn[h]) heads_of[n].push_back(int(h));
     auto allowed = [&](size_t b, size_t h) {

@@ -48,10 +48,12 @@ int run_diff(const DiffOptions& o) {
   ho.inputs = head;
   // Only the HTML page shows findings and remarks.
   bo.analysis.lint = ho.analysis.lint = o.common.format == "html";
-  // The two sides are independent: read them on two threads.
-  auto head_future = std::async(std::launch::async, [&ho] { return load_inputs(ho); });
+  // One side after the other, on this thread. On two threads each side's model lands in its
+  // thread's heap, and under 2 MiB pages (large inputs) that heap's unused tail is RSS too: two
+  // 10k-layer builds took 66 MiB that way and 62 MiB this way in the same 0.12 s; two 50k-layer
+  // builds 0.69-0.76 s that way and 0.77-0.79 s this way.
   Capture& bc = keep_until_exit(load_inputs(bo));
-  Capture& hc = keep_until_exit(head_future.get());
+  Capture& hc = keep_until_exit(load_inputs(ho));
   DiffResult d = diff_builds(bc, one_build(bc, o.common.build, "base"), hc,
                              one_build(hc, o.common.build, "head"));
   auto gates = evaluate_gates(d, rules);
