@@ -106,6 +106,7 @@ bool use_color(const std::string& mode, bool to_stdout) {
 // back (that diff: 53 to 66 MiB). Smaller inputs keep 4 KiB pages: they have no faults to save
 // (a log of a few hundred KB) and their RSS follows what they use.
 constexpr off_t kLargePagesMinBytes = off_t{1} << 20;
+constexpr long kArenaBytes = long{256} << 20;
 
 bool user_chose(char** envp, std::string_view option) {
   for (char** e = envp; e && *e; ++e)
@@ -133,6 +134,12 @@ void choose_page_size(int argc, char** argv, char** envp) {
   // splits its 2 MiB pages: that diff kept 8,800 of its faults and took 0.27 s.
   if (!user_chose(envp, "MIMALLOC_EAGER_COMMIT_DELAY="))
     mi_option_set(mi_option_eager_commit_delay, 0);
+  // A block larger than a segment (a list of 50k layers) is mapped on its own, in 2 MiB pages
+  // only when its size happens to be a multiple of them; from an arena reserved up front it
+  // always is. Address space only: what is not touched takes no memory. (`diff` of two
+  // 50k-layer builds 12,700 to 440 faults, 1.24 to 0.80 s; 2 GiB arenas were not taken.)
+  if (!user_chose(envp, "MIMALLOC_RESERVE_OS_MEMORY="))
+    mi_option_set(mi_option_reserve_os_memory, kArenaBytes >> 10);
 }
 [[gnu::section(".preinit_array"),
   gnu::used]] void (*const g_choose_page_size)(int, char**, char**) = choose_page_size;
