@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -176,6 +177,26 @@ ChunkedRead read_in_chunks(const std::string& text, size_t chunk) {
   out.end_input(r.lines);
   out.finish();
   return r;
+}
+
+// The build's list of layers is sized once, from the first layers' bytes: it neither grows by
+// doubling (3,000 layers would leave room for 4,096) nor is reserved for far more than it holds.
+TEST_F(JsonReaders, LayerJsonListIsSizedOnceFromItsFirstLayers) {
+  constexpr size_t kLayers = 3000;
+  std::string text = "{\"Layers\": [";
+  char entry[96];
+  for (size_t i = 0; i < kLayers; ++i) {
+    std::snprintf(entry, sizeof entry, "%s{\"Name\": \"layer_%05zu\", \"LayerType\": \"Reformat\"}",
+                  i ? ", " : "", i);
+    text += entry;
+  }
+  text += "]}\n";
+  ChunkedRead r = read_in_chunks(text, JsonStream::kChunk);
+  ASSERT_EQ(r.capture.builds.size(), 1u);
+  const std::vector<Layer>& layers = r.capture.builds[0].layers;
+  ASSERT_EQ(layers.size(), kLayers);
+  EXPECT_EQ(layers.back().name, "layer_02999");
+  EXPECT_LE(layers.capacity(), kLayers * 5 / 4);
 }
 
 TEST_F(JsonReaders, LayerJsonReadThroughASmallWindowReadsTheSame) {
