@@ -810,6 +810,22 @@ TEST(DiffLatency, TraceMedianIsTheFigureAndTheGate) {
   EXPECT_EQ(mixed.exit_code, 2) << mixed.err;
 }
 
+// Capture directories are read on two threads, small files one after the other, and
+// `--threads 1` reads everything on one: each way gives the same diff, byte for byte.
+TEST(DiffGate, OneThreadOrTwoReadTheSameDiff) {
+  TRTLENS_REQUIRE_SHARED();
+  const std::string dir = shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/";
+  const std::string cmd =
+      "diff " + shell_quote(dir + "fp32") + " " + shell_quote(dir + "qat") + " --format json";
+  auto two = run_trtlens(cmd);
+  auto one = run_trtlens(cmd + " --threads 1");
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(two.out, one.out);
+  // Both sides were read whole: the fp32 build's 32 layers (counted in its graph.json).
+  EXPECT_EQ(nlohmann::json::parse(two.out)["base"]["layers"], 32);
+}
+
 TEST(DiffFormats, MarkdownAndCsvCarryHeadlineAndGates) {
   TRTLENS_REQUIRE_SHARED();
   std::string cmd = "diff " + shell_quote(a100("fp16")) + " " + shell_quote(a100("qat")) +
