@@ -812,7 +812,7 @@ TEST(DiffLatency, TraceMedianIsTheFigureAndTheGate) {
 
 // Capture directories are read on two threads, small files one after the other, and
 // `--threads 1` reads everything on one: each way gives the same diff, byte for byte.
-TEST(DiffGate, OneThreadOrTwoReadTheSameDiff) {
+TEST(DiffCli, OneThreadOrTwoReadTheSameDiff) {
   TRTLENS_REQUIRE_SHARED();
   const std::string dir = shared_dir() + "/corpus/trex/examples/pytorch/resnet/A100/";
   const std::string cmd =
