@@ -388,5 +388,45 @@ TEST(CoreCli, LargeInputsGetLargePagesAndSmallOnesDoNot) {
   std::remove(small.c_str());
 }
 
+// The libraries trtlens opens when first needed (not linked): the dynamic loader's own list of
+// the files it loaded, per command.
+std::string loaded_files(const std::string& args) {
+  char tmpl[] = "/tmp/trtlens-ld-XXXXXX";
+  int fd = mkstemp(tmpl);
+  if (fd < 0) return "";
+  ::close(fd);
+  const std::string log = tmpl;
+  const std::string cmd = "LD_DEBUG=files " + shell_quote(TRTLENS_BINARY) + " " + args +
+                          " >/dev/null 2>" + shell_quote(log);
+  std::string out = std::system(cmd.c_str()) == 0 ? read_file(log) : "";
+  std::remove(log.c_str());
+  return out;
+}
+
+TEST(CoreCli, GraphvizAndHyperscanAreOpenedOnlyWhenNeeded) {
+  const std::string small = fixture("core/ansi_utf8.log");
+  std::string files = loaded_files("summary " + shell_quote(small));
+  ASSERT_NE(files.find("file=libstdc++.so"), std::string::npos) << "no loader trace: " << files;
+  EXPECT_EQ(files.find("file=libgvc.so"), std::string::npos);
+  EXPECT_EQ(files.find("file=libhs.so"), std::string::npos);
+  char dir[] = "/tmp/trtlens-svg-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string svg = std::string(dir) + "/g.svg";
+  files = loaded_files("dot --format svg -o " + shell_quote(svg) + " " + shell_quote(small));
+  EXPECT_NE(files.find("file=libgvc.so"), std::string::npos);
+  EXPECT_NE(read_file(svg).find("<svg"), std::string::npos);
+  std::remove(svg.c_str());
+  ::rmdir(dir);
+#ifdef TRTLENS_HAVE_HYPERSCAN
+  if (std::system("python3 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3";
+  const std::string large = generated_log("--size-mb 1 --tactics 1");  // over the scan's 1 MiB
+  ASSERT_FALSE(large.empty());
+  files = loaded_files("summary " + shell_quote(large));
+  EXPECT_NE(files.find("file=libhs.so"), std::string::npos);
+  EXPECT_EQ(files.find("file=libgvc.so"), std::string::npos);
+  std::remove(large.c_str());
+#endif
+}
+
 }  // namespace
 }  // namespace trtlens::test

@@ -20,8 +20,10 @@ echo "package: $deb ($size bytes)"
 dpkg-deb --field "$deb" Maintainer Depends
 dpkg-deb --field "$deb" Maintainer | grep -q localhost && fail "placeholder maintainer"
 dpkg-deb --field "$deb" Description | grep -q "no GPU" || fail "no long description"
-# libarchive is opened at run time, where dpkg-shlibdeps cannot see it.
-dpkg-deb --field "$deb" Depends | grep -q 'libarchive' || fail "Depends does not name libarchive"
+# libarchive, Graphviz and Hyperscan are opened at run time, where dpkg-shlibdeps cannot see them.
+for lib in libarchive libgvc libhyperscan; do
+  dpkg-deb --field "$deb" Depends | grep -q "$lib" || fail "Depends does not name $lib"
+done
 contents=$(dpkg-deb --contents "$deb")
 for f in ./usr/bin/trtlens ./usr/share/doc/trtlens/copyright ./usr/share/man/man1/trtlens.1 \
   ./usr/share/bash-completion/completions/trtlens ./usr/share/zsh/vendor-completions/_trtlens \
@@ -59,6 +61,9 @@ rm -f "$tar"
 # The ONNX functions are a module the installed binary finds in ../lib/trtlens.
 /usr/bin/trtlens provenance fixtures/provenance/cut_names.onnx | grep -q 'ONNX nodes' ||
   fail "installed trtlens: cannot read an ONNX model"
+# Graphviz is opened when the first graph is drawn.
+/usr/bin/trtlens dot --format svg fixtures/capture/build.log | grep -q '<svg' ||
+  fail "installed trtlens: cannot draw a graph"
 man -w trtlens >/dev/null 2>&1 || test -f /usr/share/man/man1/trtlens.1 || fail "man page not installed"
 for s in EXAMPLES ENVIRONMENT 'EXIT STATUS'; do
   grep -q "^\.SH $s" /usr/share/man/man1/trtlens.1 || fail "man page has no $s section"

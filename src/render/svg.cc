@@ -5,56 +5,91 @@
 
 #include <cstdio>
 #include <memory>
+#include <type_traits>
+
+#include "io/library.h"
 
 namespace trtlens {
 namespace {
 
+// Graphviz is opened when the first graph is drawn, not linked: libgvc and the libraries it
+// brings cost every run about a quarter of trtlens's start-up, and most commands draw nothing.
+// dlsym on libgvc's handle also finds what its dependency libcgraph defines.
+// clang-format off
+#define TRTLENS_GRAPHVIZ_FUNCTIONS(X)                                                      \
+  X(gvContext) X(gvLayout) X(gvRenderData) X(gvFreeRenderData) X(gvFreeLayout)            \
+  X(agmemread) X(agclose) X(agseterr) X(agreseterrors) X(aglasterr) X(agsafeset)
+// clang-format on
+
+struct Graphviz {
+#define X(f) decltype(&::f) f = nullptr;
+  TRTLENS_GRAPHVIZ_FUNCTIONS(X)
+#undef X
+  GVC_t* context = nullptr;  // one for the whole process (see graphviz())
+  std::string missing;       // why it cannot be used, when it cannot
+};
+
+// One context for the whole process, never freed: Graphviz 2.42's pango plugin keeps a font
+// name from the previous context, so a second context compares against freed memory (ASan).
+const Graphviz& graphviz() {
+  static const Graphviz gv = [] {
+    static Library lib(TRTLENS_GRAPHVIZ_SONAME);
+    Graphviz g;
+#define X(f)                                                    \
+  g.f = lib.function<std::remove_pointer_t<decltype(g.f)>>(#f); \
+  if (!g.f && g.missing.empty()) g.missing = lib.error();
+    TRTLENS_GRAPHVIZ_FUNCTIONS(X)
+#undef X
+    if (g.missing.empty() && !(g.context = g.gvContext())) g.missing = "cannot start Graphviz";
+    return g;
+  }();
+  if (!gv.missing.empty())
+    throw GraphvizError("drawing a graph needs Graphviz (" TRTLENS_GRAPHVIZ_SONAME "): " +
+                        gv.missing);
+  return gv;
+}
+
 // Graphviz keeps its messages in a buffer when the level is above what it prints.
-std::string last_graphviz_error() {
-  char* msg = aglasterr();
+std::string last_graphviz_error(const Graphviz& gv) {
+  char* msg = gv.aglasterr();
   std::string s = msg ? msg : "";
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s.empty() ? "Graphviz rejected the graph" : s;
 }
 
-// One context for the whole process, never freed: Graphviz 2.42's pango plugin keeps a font
-// name from the previous context, so a second context compares against freed memory (ASan).
-GVC_t* context() {
-  static GVC_t* gvc = gvContext();
-  return gvc;
-}
 struct GraphDeleter {
-  void operator()(Agraph_t* g) const { agclose(g); }
+  void operator()(Agraph_t* g) const { graphviz().agclose(g); }
 };
 
-std::unique_ptr<Agraph_t, GraphDeleter> parse(const std::string& dot) {
-  agseterr(AGMAX);  // collect messages instead of printing them on stderr
-  agreseterrors();
-  return std::unique_ptr<Agraph_t, GraphDeleter>(agmemread(dot.c_str()));
+std::unique_ptr<Agraph_t, GraphDeleter> parse(const Graphviz& gv, const std::string& dot) {
+  gv.agseterr(AGMAX);  // collect messages instead of printing them on stderr
+  gv.agreseterrors();
+  return std::unique_ptr<Agraph_t, GraphDeleter>(gv.agmemread(dot.c_str()));
 }
 
 }  // namespace
 
 bool graphviz_accepts(const std::string& dot, std::string* error) {
-  auto g = parse(dot);
-  if (!g && error) *error = last_graphviz_error();
+  const Graphviz& gv = graphviz();
+  auto g = parse(gv, dot);
+  if (!g && error) *error = last_graphviz_error(gv);
   return g != nullptr;
 }
 
 std::string graphviz_render(const std::string& dot, const std::string& format,
                             const std::string& engine, const BitmapOptions& bitmap) {
-  GVC_t* gvc = context();
-  if (!gvc) throw GraphvizError("cannot start Graphviz");
-  auto g = parse(dot);
-  if (!g) throw GraphvizError(last_graphviz_error());
+  const Graphviz& gv = graphviz();
+  GVC_t* gvc = gv.context;
+  auto g = parse(gv, dot);
+  if (!g) throw GraphvizError(last_graphviz_error(gv));
   const bool raster = format == "png";
   if (raster) {
     std::string dpi = std::to_string(int(bitmap.dpi));
-    agsafeset(g.get(), const_cast<char*>("dpi"), const_cast<char*>(dpi.c_str()),
-              const_cast<char*>(""));
+    gv.agsafeset(g.get(), const_cast<char*>("dpi"), const_cast<char*>(dpi.c_str()),
+                 const_cast<char*>(""));
   }
-  if (gvLayout(gvc, g.get(), engine.c_str()) != 0)
-    throw GraphvizError("Graphviz layout '" + engine + "' failed: " + last_graphviz_error());
+  if (gv.gvLayout(gvc, g.get(), engine.c_str()) != 0)
+    throw GraphvizError("Graphviz layout '" + engine + "' failed: " + last_graphviz_error(gv));
   if (raster) {
     // The bounding box is in points (1/72 in); Graphviz adds a 4 pt margin on each side.
     boxf bb = GD_bb(g.get());
@@ -62,7 +97,7 @@ std::string graphviz_render(const std::string& dot, const std::string& format,
       double w = (bb.UR.x - bb.LL.x + 8) * bitmap.dpi / 72,
              h = (bb.UR.y - bb.LL.y + 8) * bitmap.dpi / 72;
       if (w > bitmap.max_side_px || h > bitmap.max_side_px || w * h > bitmap.max_pixels) {
-        gvFreeLayout(gvc, g.get());
+        gv.gvFreeLayout(gvc, g.get());
         char msg[160];
         std::snprintf(msg, sizeof msg, "the PNG would be %.0f x %.0f px at %.0f dpi", w, h,
                       bitmap.dpi);
@@ -74,10 +109,10 @@ std::string graphviz_render(const std::string& dot, const std::string& format,
   }
   char* data = nullptr;
   unsigned int length = 0;
-  int rc = gvRenderData(gvc, g.get(), format.c_str(), &data, &length);
+  int rc = gv.gvRenderData(gvc, g.get(), format.c_str(), &data, &length);
   std::string out = rc == 0 && data ? std::string(data, length) : std::string();
-  if (data) gvFreeRenderData(data);
-  gvFreeLayout(gvc, g.get());
+  if (data) gv.gvFreeRenderData(data);
+  gv.gvFreeLayout(gvc, g.get());
   if (rc != 0) throw GraphvizError("Graphviz cannot render format '" + format + "'");
   return out;
 }

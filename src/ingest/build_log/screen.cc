@@ -17,10 +17,46 @@
 #endif
 #ifdef TRTLENS_HAVE_HYPERSCAN
 #include <hs/hs.h>
+
+#include <type_traits>
+
+#include "io/library.h"
 #endif
 
 namespace trtlens {
 namespace {
+
+#ifdef TRTLENS_HAVE_HYPERSCAN
+// Hyperscan is opened when a log large enough for the literal scan is read, not linked: loading
+// it cost every run, most of which read small files, a twentieth of trtlens's start-up. Without
+// it the screen searches literal by literal and reads the same.
+// clang-format off
+#define TRTLENS_HYPERSCAN_FUNCTIONS(X)                                                     \
+  X(hs_compile_lit_multi) X(hs_free_compile_error) X(hs_deserialize_database)             \
+  X(hs_free_database) X(hs_alloc_scratch) X(hs_clone_scratch) X(hs_free_scratch) X(hs_scan)
+// clang-format on
+
+struct Hyperscan {
+#define X(f) decltype(&::f) f = nullptr;
+  TRTLENS_HYPERSCAN_FUNCTIONS(X)
+#undef X
+};
+
+// The library's functions, or null when it cannot be opened or lacks one.
+const Hyperscan* hyperscan() {
+  static const Hyperscan* const hs = []() -> const Hyperscan* {
+    static Library lib(TRTLENS_HYPERSCAN_SONAME);
+    static Hyperscan h;
+#define X(f)                                                    \
+  h.f = lib.function<std::remove_pointer_t<decltype(h.f)>>(#f); \
+  if (!h.f) return nullptr;
+    TRTLENS_HYPERSCAN_FUNCTIONS(X)
+#undef X
+    return &h;
+  }();
+  return hs;
+}
+#endif
 
 bool severity_letter(char c) { return c == 'V' || c == 'I' || c == 'W' || c == 'E' || c == 'F'; }
 
@@ -339,7 +375,8 @@ LogScreen::LiteralScan* LogScreen::compile_literal_scan(const std::vector<std::s
                       std::none_of(literals.begin(), literals.end(), [](const std::string& l) {
                         return l.empty();
                       });
-  if (!usable) return nullptr;
+  const Hyperscan* hs = hyperscan();
+  if (!usable || !hs) return nullptr;
   std::vector<const char*> exprs;
   std::vector<size_t> lens;
   std::vector<unsigned> ids;
@@ -351,16 +388,16 @@ LogScreen::LiteralScan* LogScreen::compile_literal_scan(const std::vector<std::s
   std::vector<unsigned> flags(exprs.size(), 0);
   hs_compile_error_t* err = nullptr;
   hs_database_t* db = nullptr;
-  if (hs_compile_lit_multi(exprs.data(), flags.data(), ids.data(), lens.data(),
-                           unsigned(exprs.size()), HS_MODE_BLOCK, nullptr, &db,
-                           &err) != HS_SUCCESS) {
-    hs_free_compile_error(err);  // e.g. a CPU without SSSE3: the fallback reads the same
+  if (hs->hs_compile_lit_multi(exprs.data(), flags.data(), ids.data(), lens.data(),
+                               unsigned(exprs.size()), HS_MODE_BLOCK, nullptr, &db,
+                               &err) != HS_SUCCESS) {
+    hs->hs_free_compile_error(err);  // e.g. a CPU without SSSE3: the fallback reads the same
     return nullptr;
   }
   auto set = std::make_unique<LiteralScan>();
   set->db = db;
-  if (hs_alloc_scratch(db, &set->scratch) != HS_SUCCESS) {
-    hs_free_database(db);
+  if (hs->hs_alloc_scratch(db, &set->scratch) != HS_SUCCESS) {
+    hs->hs_free_database(db);
     return nullptr;
   }
   for (size_t k = 0; k < literals.size(); ++k) set->bit_of.push_back(uint64_t{1} << k);
@@ -375,7 +412,8 @@ LogScreen::LiteralScan* LogScreen::embedded_literal_scan(const std::vector<std::
 #ifdef TRTLENS_HAVE_HYPERSCAN
   // Read in microseconds, where compiling the set took 3 ms of CPU beside the first blocks.
   const GrammarLiteralDatabase& e = embedded_literal_database();
-  if (e.size == 0 || literals.empty() || literals.size() > 64) return nullptr;
+  const Hyperscan* hs = hyperscan();
+  if (e.size == 0 || literals.empty() || literals.size() > 64 || !hs) return nullptr;
   std::vector<uint64_t> bit_of(e.count, 0);
   for (size_t k = 0; k < literals.size(); ++k) {
     const char* const* at = std::find(e.literals, e.literals + e.count, literals[k]);
@@ -383,12 +421,12 @@ LogScreen::LiteralScan* LogScreen::embedded_literal_scan(const std::vector<std::
     bit_of[size_t(at - e.literals)] |= uint64_t{1} << k;
   }
   hs_database_t* db = nullptr;
-  if (hs_deserialize_database(e.bytes, e.size, &db) != HS_SUCCESS) return nullptr;
+  if (hs->hs_deserialize_database(e.bytes, e.size, &db) != HS_SUCCESS) return nullptr;
   auto set = std::make_unique<LiteralScan>();
   set->db = db;
   // Another Hyperscan release or a CPU it cannot serve fails here or above: then compiled.
-  if (hs_alloc_scratch(db, &set->scratch) != HS_SUCCESS) {
-    hs_free_database(db);
+  if (hs->hs_alloc_scratch(db, &set->scratch) != HS_SUCCESS) {
+    hs->hs_free_database(db);
     return nullptr;
   }
   set->bit_of = std::move(bit_of);
@@ -431,9 +469,10 @@ void LogScreen::start_literal_scan() {
 LogScreen::~LogScreen() {
   if (compiling_.joinable()) compiling_.join();
 #ifdef TRTLENS_HAVE_HYPERSCAN
-  if (owned_literal_scan_) {
-    if (owned_literal_scan_->scratch) hs_free_scratch(owned_literal_scan_->scratch);
-    if (owned_literal_scan_->db) hs_free_database(owned_literal_scan_->db);
+  if (owned_literal_scan_) {  // made only when the library was opened
+    const Hyperscan* hs = hyperscan();
+    if (owned_literal_scan_->scratch) hs->hs_free_scratch(owned_literal_scan_->scratch);
+    if (owned_literal_scan_->db) hs->hs_free_database(owned_literal_scan_->db);
   }
 #endif
 }
@@ -646,11 +685,12 @@ int on_literal(unsigned id, unsigned long long, unsigned long long, unsigned, vo
 
 // A scratch of its own for one block's scans (a prototype's clone: workers scan at once).
 struct BlockScratch {
+  const Hyperscan* hs = hyperscan();  // opened: a scan exists
   hs_scratch_t* scratch = nullptr;
   explicit BlockScratch(hs_scratch_t* prototype) {
-    if (hs_clone_scratch(prototype, &scratch) != HS_SUCCESS) throw std::bad_alloc();
+    if (hs->hs_clone_scratch(prototype, &scratch) != HS_SUCCESS) throw std::bad_alloc();
   }
-  ~BlockScratch() { hs_free_scratch(scratch); }
+  ~BlockScratch() { hs->hs_free_scratch(scratch); }
   BlockScratch(const BlockScratch&) = delete;
   BlockScratch& operator=(const BlockScratch&) = delete;
 };
@@ -822,8 +862,9 @@ void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {
     if (set && l.message.size() < (size_t{1} << 31))
       return match(l, lazy_bits([&] {
                      FoundLiterals found{0, set->bit_of.data()};
-                     if (hs_scan(set->db, l.message.data(), unsigned(l.message.size()), 0,
-                                 scratch->scratch, on_literal, &found) != HS_SUCCESS)
+                     if (scratch->hs->hs_scan(set->db, l.message.data(), unsigned(l.message.size()),
+                                              0, scratch->scratch, on_literal,
+                                              &found) != HS_SUCCESS)
                        throw std::runtime_error("the log screen's literal scan failed");
                      return found.bits;
                    }),
