@@ -87,8 +87,8 @@ TEST(FindingsCorpus, MobilenetQdqReformatFromInput) {
   ASSERT_NE(item, nullptr);
   EXPECT_EQ((*item)["conversion"], "FP32 -> INT8");
   EXPECT_EQ((*item)["origin"], "QDQ");
-  EXPECT_EQ((*item)["from_dims"], nlohmann::json({1, 3, 224, 224}));
-  EXPECT_EQ((*item)["to_dims"], nlohmann::json({1, 3, 224, 224}));
+  EXPECT_EQ((*item)["from_dims"], nlohmann::ordered_json({1, 3, 224, 224}));
+  EXPECT_EQ((*item)["to_dims"], nlohmann::ordered_json({1, 3, 224, 224}));
   // TREx golden: inputs 602,112 B + outputs 150,528 B.
   EXPECT_EQ((*item)["bytes"], 752640);
   EXPECT_EQ((*item)["between"]["from"], "graph input input1");
@@ -168,7 +168,7 @@ TEST(FindingsFixtures, ReformatGroups) {
   ASSERT_NE(prec, nullptr);
   EXPECT_EQ(prec->evidence["items"][0]["conversion"], "FP16 -> FP32");
   EXPECT_EQ(prec->evidence["items"][0]["between"]["from"], "Conv_3");
-  EXPECT_EQ(prec->evidence["items"][0]["between"]["to"], nlohmann::json({"TopK_4"}));
+  EXPECT_EQ(prec->evidence["items"][0]["between"]["to"], nlohmann::ordered_json({"TopK_4"}));
   ASSERT_NE(about(c, "reformat-layout", "Reformatting CopyNode for Input Tensor 0 to Conv_2"),
             nullptr);
 }
@@ -177,7 +177,7 @@ TEST(FindingsFixtures, PrecisionIslandWithReasons) {
   Capture c = analyzed({fixture("findings/problems_int8.json")});
   const Finding* f = about(c, "precision-island", "TopK_4");
   ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->evidence["allowed"], nlohmann::json({"FP16", "INT8"}));
+  EXPECT_EQ(f->evidence["allowed"], nlohmann::ordered_json({"FP16", "INT8"}));
   EXPECT_EQ(f->evidence["allowed_from"], "inferred from tensor types");
   std::string reasons = f->evidence["reasons"].dump();
   EXPECT_NE(reasons.find("TopK"), std::string::npos);
