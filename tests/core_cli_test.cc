@@ -277,13 +277,19 @@ TEST(CoreGrammar, GrammarDirOverridesOneFile) {
   rmdir(dir.c_str());
 }
 
-// A temporary file written by tools/make_large_log.py with `args`, or "" when it failed.
-std::string generated_log(const std::string& args) {
-  char tmpl[] = "/tmp/trtlens-biglog-XXXXXX";
-  int fd = mkstemp(tmpl);
+// The path of a new empty temporary file, or "" when none could be made.
+std::string temp_file(const std::string& prefix) {
+  std::string path = "/tmp/" + prefix + "-XXXXXX";
+  int fd = mkstemp(path.data());
   if (fd < 0) return "";
   ::close(fd);
-  const std::string log = tmpl;
+  return path;
+}
+
+// A temporary file written by tools/make_large_log.py with `args`, or "" when it failed.
+std::string generated_log(const std::string& args) {
+  const std::string log = temp_file("trtlens-biglog");
+  if (log.empty()) return "";
   if (std::system(("python3 " + shell_quote(source_dir() + "/tools/make_large_log.py") + " " +
                    args + " -o " + shell_quote(log))
                       .c_str()) != 0) {
@@ -391,11 +397,8 @@ TEST(CoreCli, LargeInputsGetLargePagesAndSmallOnesDoNot) {
 // The libraries trtlens opens when first needed (not linked): the dynamic loader's own list of
 // the files it loaded, per command.
 std::string loaded_files(const std::string& args) {
-  char tmpl[] = "/tmp/trtlens-ld-XXXXXX";
-  int fd = mkstemp(tmpl);
-  if (fd < 0) return "";
-  ::close(fd);
-  const std::string log = tmpl;
+  const std::string log = temp_file("trtlens-ld");
+  if (log.empty()) return "";
   const std::string cmd = "LD_DEBUG=files " + shell_quote(TRTLENS_BINARY) + " " + args +
                           " >/dev/null 2>" + shell_quote(log);
   std::string out = std::system(cmd.c_str()) == 0 ? read_file(log) : "";
