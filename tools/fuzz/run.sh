@@ -1,18 +1,17 @@
 #!/bin/sh
-# Builds the fuzz targets with clang and runs each for SECONDS (default 60), seeded from
-# fixtures/. Crashes are written to BUILD/crashes/<target>/ and make the script fail;
-# turn each one into a regression fixture under fixtures/fuzz/.
+# Builds the fuzz targets (the asan preset's tree, where they sit beside the sanitized tests) and
+# runs each for SECONDS (default 60), seeded from fixtures/. Crashes are written to
+# build-asan/crashes/<target>/ and make the script fail; turn each one into a regression fixture
+# under fixtures/fuzz/.
 # FUZZ_TARGETS="fuzz_a fuzz_b" runs only those; FUZZ_NO_BUILD=1 skips the build (for running
-# two halves side by side on two cores); FUZZ_PRESET=asan builds and runs them in build-asan,
-# beside the sanitized tests (CI builds the library once for both), instead of build-fuzz.
+# two halves side by side on two cores).
 set -eu
 cd "$(dirname "$0")/../.."
 SECONDS_PER_TARGET=${1:-60}
-preset=${FUZZ_PRESET:-fuzz}
-dir=build-$preset
+dir=build-asan
 if [ -z "${FUZZ_NO_BUILD:-}" ]; then
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" >/dev/null
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan >/dev/null
 fi
 status=0
 for target in "$dir"/tools/fuzz/fuzz_*; do
