@@ -546,13 +546,20 @@ TEST_F(Hardening, TacticsOfOneBlockAreBoundedAndCounted) {
   }
   const std::string p = put("tactics.log", log);
   auto grammar = Grammar::load();
-  Capture c = load_capture({p}, *grammar, ReadLimits{});
-  ASSERT_EQ(c.runs.size(), 1u);
-  ASSERT_TRUE(c.runs[0].tactic);
-  EXPECT_EQ(c.runs[0].tactic->tried, lines);
-  ASSERT_EQ(c.runs[0].tactic->tactics.size(), kept);
-  EXPECT_EQ(c.runs[0].tactic->tactics.front(), "0x0000000000000001");
-  EXPECT_EQ(c.runs[0].tactic->tactics.back(), "0x0000000000002710");  // 10,000
+  // Line by line, and in blocks that the screen reads runs of tactic lines from.
+  ReadLimits blocks;
+  blocks.file_blocks_min_bytes = 1;
+  blocks.log_block_bytes = 64 << 10;
+  blocks.threads = 2;
+  for (const ReadLimits& limits : {ReadLimits{}, blocks}) {
+    Capture c = load_capture({p}, *grammar, limits);
+    ASSERT_EQ(c.runs.size(), 1u);
+    ASSERT_TRUE(c.runs[0].tactic);
+    EXPECT_EQ(c.runs[0].tactic->tried, lines);
+    ASSERT_EQ(c.runs[0].tactic->tactics.size(), kept);
+    EXPECT_EQ(c.runs[0].tactic->tactics.front(), "0x0000000000000001");
+    EXPECT_EQ(c.runs[0].tactic->tactics.back(), "0x0000000000002710");  // 10,000
+  }
   auto r = run_trtlens("summary " + shell_quote(p));
   EXPECT_NE(r.out.find("10050 tactics tried"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(10000 kept)"), std::string::npos) << r.out;

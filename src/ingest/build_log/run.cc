@@ -447,8 +447,11 @@ class RunSection : public LogSection {
       uint64_t value = 0;
       std::string id;
       if (read_tactic_line(line.message, value, id)) {
-        ids_.push_back(value);
-        if (!id.empty()) unreadable_.emplace_back(ids_.size() - 1, std::move(id));
+        if (ids_.size() < TacticAttempt::kKept) {
+          if (!id.empty()) unreadable_.emplace_back(ids_.size(), std::move(id));
+          ids_.push_back(value);
+        }
+        ++tried_;
         tactics_pending_ = true;
         return true;
       }
@@ -487,7 +490,8 @@ class RunSection : public LogSection {
     return fast;
   }
   void next_body(const uint64_t* values, size_t count) override {
-    ids_.insert(ids_.end(), values, values + count);
+    ids_.insert(ids_.end(), values, values + std::min(count, TacticAttempt::kKept - ids_.size()));
+    tried_ += count;
     tactics_pending_ = true;
   }
 
@@ -532,6 +536,7 @@ class RunSection : public LogSection {
     attempt_.tactics.clear();
     attempt_.tried = 0;
     ids_.clear();
+    tried_ = 0;
     unreadable_.clear();
     tactics_pending_ = false;
   }
@@ -540,9 +545,9 @@ class RunSection : public LogSection {
     if (!tactics_pending_) return;
     tactics_pending_ = false;
     attempt_.tactics.clear();
-    const size_t kept = std::min(ids_.size(), TacticAttempt::kKept);
+    const size_t kept = ids_.size();
     attempt_.tactics.reserve(kept);
-    attempt_.tried = ids_.size();
+    attempt_.tried = tried_;
     size_t odd = 0;
     for (size_t i = 0; i < kept; ++i) {
       if (odd < unreadable_.size() && unreadable_[odd].first == i) {
@@ -574,7 +579,10 @@ class RunSection : public LogSection {
                              ctx_.grammar.pattern("tactic_timing_runner").builtin;
   alignas(kCacheLine) std::string scratch_a_, scratch_b_;  // start()'s captures, buffers kept
   TacticAttempt attempt_;      // its tactics are filled only when published
-  std::vector<uint64_t> ids_;  // the tactics of attempt_
+  // The first kKept tactics of attempt_ and how many there were: a block of a million tactic
+  // lines kept whole grew a vector of 8 MB, and each growth faulted in fresh pages.
+  std::vector<uint64_t> ids_;
+  uint64_t tried_ = 0;
   std::vector<std::pair<size_t, std::string>> unreadable_;  // (index in ids_, id as written)
   bool tactics_pending_ = false;
   bool took_closing_ = false;  // the last line next() took ends the block (ended())
