@@ -1,16 +1,16 @@
 // The real binary on the core fixtures: the JSON/text pair, bad input, stdin, the grammar files
 // and their --grammar-dir override.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
+#include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <fstream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "ingest/grammar.h"
 #include "test_support.h"
@@ -429,6 +429,84 @@ TEST(CoreCli, GraphvizAndHyperscanAreOpenedOnlyWhenNeeded) {
   EXPECT_EQ(files.find("file=libgvc.so"), std::string::npos);
   std::remove(large.c_str());
 #endif
+}
+
+// zlib, SQLite, Nettle and utf8proc are opened by the first gzip input, store, digest and
+// non-ASCII name; a plain log's summary opens none of them.
+TEST(CoreCli, OtherLibrariesAreOpenedOnlyWhenNeeded) {
+  const std::vector<std::string> lazy = {"libz.so", "libsqlite3.so", "libnettle.so",
+                                         "libutf8proc.so"};
+  auto opened = [&](const std::string& files) {
+    std::set<std::string> out;
+    for (const auto& l : lazy)
+      if (files.find("file=" + l) != std::string::npos) out.insert(l);
+    return out;
+  };
+  const std::string small = fixture("core/ansi_utf8.log");
+  std::string files = loaded_files("summary " + shell_quote(small));
+  ASSERT_NE(files.find("file=libstdc++.so"), std::string::npos) << "no loader trace: " << files;
+  EXPECT_EQ(opened(files), std::set<std::string>{});
+
+  // A gzip copy of the log reads as the log does.
+  const std::string gz = temp_file("trtlens-gz");
+  {
+    std::ifstream in(small, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    gzFile f = gzopen(gz.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(gzwrite(f, text.data(), unsigned(text.size())), int(text.size()));
+    ASSERT_EQ(gzclose(f), Z_OK);
+  }
+  EXPECT_EQ(opened(loaded_files("summary " + shell_quote(gz))), std::set<std::string>{"libz.so"});
+  EXPECT_EQ(run_trtlens("layers " + shell_quote(gz)).out,
+            run_trtlens("layers " + shell_quote(small)).out);
+  std::remove(gz.c_str());
+
+  // A name of CJK characters (two columns each on a terminal) keeps the table's columns in line.
+  const std::string cjk = temp_file("trtlens-cjk");
+  std::ofstream(cjk)
+      << "[06/14/2022-09:41:58] [V] [TRT] Engine Layer Information:\n"
+         "Layer(CaskConvolution): \xe5\x8d\xb7\xe7\xa7\xaf_1, Tactic: 0x0000000000000001, "
+         "x[Float(1,3,8,8)] -> y[Float(1,4,8,8)]\n";
+  EXPECT_EQ(opened(loaded_files("layers " + shell_quote(cjk))),
+            std::set<std::string>{"libutf8proc.so"});
+  const std::string table = run_trtlens("layers " + shell_quote(cjk)).out;
+  // Columns by hand: CJK ideographs (U+4E00-U+9FFF, three UTF-8 bytes) take two, ASCII one.
+  auto column_of = [](const std::string& line, const std::string& what) {
+    const size_t at = line.find(what);
+    if (at == std::string::npos) return size_t(0);
+    size_t col = 0;
+    for (size_t i = 0; i < at;) {
+      const unsigned char c = static_cast<unsigned char>(line[i]);
+      if (c >= 0xe4 && c <= 0xe9) {
+        col += 2, i += 3;
+      } else {
+        col += 1, i += 1;
+      }
+    }
+    return col;
+  };
+  std::istringstream lines(table);
+  std::string header, rule, row;
+  std::getline(lines, header);
+  std::getline(lines, rule);
+  std::getline(lines, row);
+  ASSERT_NE(row.find("\xe5\x8d\xb7\xe7\xa7\xaf_1"), std::string::npos) << table;
+  EXPECT_GT(column_of(header, "type"), 0u) << table;
+  EXPECT_EQ(column_of(row, "CaskConvolution"), column_of(header, "type")) << table;
+  std::remove(cjk.c_str());
+
+  // The store opens SQLite, and Nettle for the inputs' digest.
+  char dir[] = "/tmp/trtlens-db-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string db = std::string(dir) + "/store.db";
+  EXPECT_EQ(opened(loaded_files("db add -q " + shell_quote(db) + " " + shell_quote(small))),
+            (std::set<std::string>{"libnettle.so", "libsqlite3.so"}));
+  EXPECT_EQ(
+      run_trtlens("db query " + shell_quote(db) + " 'SELECT count(*) AS n FROM captures'").out,
+      "n\n-\n1\n");
+  std::remove(db.c_str());
+  ::rmdir(dir);
 }
 
 }  // namespace

@@ -20,8 +20,8 @@ echo "package: $deb ($size bytes)"
 dpkg-deb --field "$deb" Maintainer Depends
 dpkg-deb --field "$deb" Maintainer | grep -q localhost && fail "placeholder maintainer"
 dpkg-deb --field "$deb" Description | grep -q "no GPU" || fail "no long description"
-# libarchive, Graphviz and Hyperscan are opened at run time, where dpkg-shlibdeps cannot see them.
-for lib in libarchive libgvc libhyperscan; do
+# The libraries opened at run time, where dpkg-shlibdeps cannot see them.
+for lib in libarchive libgvc libhyperscan zlib1g libsqlite3 libnettle libutf8proc; do
   dpkg-deb --field "$deb" Depends | grep -q "$lib" || fail "Depends does not name $lib"
 done
 contents=$(dpkg-deb --contents "$deb")
@@ -61,6 +61,14 @@ rm -f "$tar"
 # The ONNX functions are a module the installed binary finds in ../lib/trtlens.
 /usr/bin/trtlens provenance fixtures/provenance/cut_names.onnx | grep -q 'ONNX nodes' ||
   fail "installed trtlens: cannot read an ONNX model"
+# zlib, SQLite and Nettle are opened by a gzip input and the store.
+gz=$(mktemp --suffix=.log.gz)
+gzip -c fixtures/capture/build.log > "$gz"
+/usr/bin/trtlens summary "$gz" | grep -q 'layers' || fail "installed trtlens: cannot read gzip"
+db=$(mktemp -u --suffix=.db)
+/usr/bin/trtlens db add -q "$db" fixtures/capture/build.log >/dev/null ||
+  fail "installed trtlens: cannot store a capture"
+rm -f "$gz" "$db"
 # Graphviz is opened when the first graph is drawn.
 /usr/bin/trtlens dot --format svg fixtures/capture/build.log | grep -q '<svg' ||
   fail "installed trtlens: cannot draw a graph"

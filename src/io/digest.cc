@@ -6,16 +6,46 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
+#include <type_traits>
 
 #include "io/input.h"
+#include "io/library.h"
 
 namespace trtlens {
+namespace {
+
+// Nettle is opened by the first digest (the build store's), not linked: only `db add` hashes.
+struct Nettle {
+  decltype(&::nettle_sha256_init) init = nullptr;
+  decltype(&::nettle_sha256_update) update = nullptr;
+  decltype(&::nettle_sha256_digest) digest = nullptr;
+  std::string missing;
+};
+
+const Nettle& nettle() {
+  static const Nettle n = [] {
+    static Library lib(TRTLENS_NETTLE_SONAME);
+    Nettle n;
+    n.init = lib.function<std::remove_pointer_t<decltype(n.init)>>("nettle_sha256_init");
+    n.update = lib.function<std::remove_pointer_t<decltype(n.update)>>("nettle_sha256_update");
+    n.digest = lib.function<std::remove_pointer_t<decltype(n.digest)>>("nettle_sha256_digest");
+    if (!n.init || !n.update || !n.digest) n.missing = lib.error();
+    return n;
+  }();
+  if (!n.missing.empty())
+    throw std::runtime_error("hashing needs Nettle (" TRTLENS_NETTLE_SONAME "): " + n.missing);
+  return n;
+}
+
+}  // namespace
 
 std::string sha256_of_files(const std::vector<DigestMember>& members) {
+  const Nettle& sha = nettle();
   sha256_ctx ctx;
-  sha256_init(&ctx);
+  sha.init(&ctx);
   auto update = [&](const void* data, size_t size) {
-    sha256_update(&ctx, size, static_cast<const uint8_t*>(data));
+    sha.update(&ctx, size, static_cast<const uint8_t*>(data));
   };
   std::vector<char> buf(size_t{1} << 20);
   for (const auto& m : members) {
@@ -35,7 +65,7 @@ std::string sha256_of_files(const std::vector<DigestMember>& members) {
   }
   uint8_t md[SHA256_DIGEST_SIZE];
   const unsigned len = SHA256_DIGEST_SIZE;
-  sha256_digest(&ctx, len, md);
+  sha.digest(&ctx, len, md);
   static const char* hex = "0123456789abcdef";
   std::string out;
   for (unsigned i = 0; i < len; ++i) {

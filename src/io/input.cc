@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
+
+#include "io/library.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -18,6 +21,32 @@ namespace {
 
 constexpr size_t kBlock = size_t{1} << 20;
 constexpr size_t kPeekStep = size_t{64} << 10;
+
+// zlib is opened by the first gzip input, not linked: most inputs are plain text, and its
+// loading cost every run a few percent of trtlens's start-up.
+struct Zlib {
+  decltype(&::inflateInit2_) init = nullptr;
+  decltype(&::inflate) inflate = nullptr;
+  decltype(&::inflateReset) reset = nullptr;
+  decltype(&::inflateEnd) end = nullptr;
+  std::string missing;
+};
+
+const Zlib& zlib(const std::string& path) {
+  static const Zlib z = [] {
+    static Library lib(TRTLENS_ZLIB_SONAME);
+    Zlib z;
+    z.init = lib.function<std::remove_pointer_t<decltype(z.init)>>("inflateInit2_");
+    z.inflate = lib.function<std::remove_pointer_t<decltype(z.inflate)>>("inflate");
+    z.reset = lib.function<std::remove_pointer_t<decltype(z.reset)>>("inflateReset");
+    z.end = lib.function<std::remove_pointer_t<decltype(z.end)>>("inflateEnd");
+    if (!z.init || !z.inflate || !z.reset || !z.end) z.missing = lib.error();
+    return z;
+  }();
+  if (!z.missing.empty())
+    throw InputError(path, "reading gzip needs zlib (" TRTLENS_ZLIB_SONAME "): " + z.missing);
+  return z;
+}
 
 std::string errno_reason() {
   switch (errno) {
@@ -97,14 +126,15 @@ InputStream::InputStream(std::string path, int fd, bool owns_fd, ReadLimits limi
   raw_head_.resize(got);
   gzip_ = got == 2 && uint8_t(raw_head_[0]) == 0x1f && uint8_t(raw_head_[1]) == 0x8b;
   if (gzip_) {
-    if (inflateInit2(&zs_, 15 + 32) != Z_OK) throw InputError(path_, "cannot start gzip decoder");
+    if (zlib(path_).init(&zs_, 15 + 32, ZLIB_VERSION, int(sizeof(z_stream))) != Z_OK)
+      throw InputError(path_, "cannot start gzip decoder");
     z_init_ = true;
     zin_.resize(kBlock);
   }
 }
 
 InputStream::~InputStream() {
-  if (z_init_) inflateEnd(&zs_);
+  if (z_init_) zlib(path_).end(&zs_);
   if (owns_fd_ && fd_ >= 0) ::close(fd_);
 }
 
@@ -150,15 +180,15 @@ size_t InputStream::read_decoded(char* buf, size_t n) {
         zs_.next_in = reinterpret_cast<Bytef*>(zin_.data());
         zs_.avail_in = uInt(r);
         if (z_end_) {  // another member follows (gzip a >> f; gzip b >> f)
-          inflateReset(&zs_);
+          zlib(path_).reset(&zs_);
           z_end_ = false;
         }
       }
-      int rc = inflate(&zs_, Z_NO_FLUSH);
+      int rc = zlib(path_).inflate(&zs_, Z_NO_FLUSH);
       if (rc == Z_STREAM_END) {
         z_end_ = true;
         if (zs_.avail_in > 0) {
-          inflateReset(&zs_);
+          zlib(path_).reset(&zs_);
           z_end_ = false;
         }
         continue;

@@ -1,13 +1,13 @@
 #include "render/escape.h"
 
-#include <cstdint>
 #include <utf8proc.h>
 
-#include "model/values.h"
-
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
+#include "io/library.h"
 #include "model/values.h"
 
 namespace trtlens {
@@ -150,19 +150,50 @@ std::string escape_dot(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// utf8proc is opened by the first name that is not ASCII, not linked: its loading cost every
+// run a few percent of trtlens's start-up, and most names are ASCII.
+struct Utf8proc {
+  decltype(&::utf8proc_iterate) iterate = nullptr;
+  decltype(&::utf8proc_charwidth) charwidth = nullptr;
+};
+
+const Utf8proc& utf8proc() {
+  static const Utf8proc u = [] {
+    static Library lib(TRTLENS_UTF8PROC_SONAME);
+    Utf8proc u;
+    u.iterate = lib.function<std::remove_pointer_t<decltype(u.iterate)>>("utf8proc_iterate");
+    u.charwidth = lib.function<std::remove_pointer_t<decltype(u.charwidth)>>("utf8proc_charwidth");
+    if (!u.iterate || !u.charwidth) u = {};
+    return u;
+  }();
+  return u;
+}
+
+}  // namespace
+
 size_t display_width(std::string_view s) {
-  // utf8proc rather than wcwidth(): the answer must not depend on the user's locale.
-  size_t w = 0;
-  auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
-  utf8proc_ssize_t left = utf8proc_ssize_t(s.size());
+  // utf8proc rather than wcwidth(): the answer must not depend on the user's locale. ASCII is
+  // answered here as utf8proc answers it: controls and DEL take no column, the rest one.
+  size_t w = 0, i = 0;
+  for (; i < s.size() && static_cast<unsigned char>(s[i]) < 0x80; ++i)
+    w += s[i] >= 0x20 && s[i] != 0x7f;
+  if (i == s.size()) return w;
+  const Utf8proc& u = utf8proc();
+  auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i);
+  utf8proc_ssize_t left = utf8proc_ssize_t(s.size() - i);
   while (left > 0) {
     utf8proc_int32_t cp = 0;
-    utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+    // Without the library (not installed): one column per character.
+    utf8proc_ssize_t n = u.iterate
+                             ? u.iterate(p, left, &cp)
+                             : utf8proc_ssize_t(utf8_sequence_length(s, s.size() - size_t(left)));
     if (n <= 0) {  // not UTF-8 (callers escape first): one column per byte
       ++w, ++p, --left;
       continue;
     }
-    w += size_t(utf8proc_charwidth(cp));
+    w += u.charwidth ? size_t(u.charwidth(cp)) : 1;
     p += n, left -= n;
   }
   return w;

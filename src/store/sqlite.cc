@@ -2,42 +2,87 @@
 
 #include <sqlite3.h>
 
+#include <type_traits>
+
+#include "io/library.h"
+
 namespace trtlens::sql {
+namespace {
+
+// SQLite is opened by the first store command, not linked: its loading cost every run of the
+// other commands a tenth of trtlens's start-up.
+// clang-format off
+#define TRTLENS_SQLITE_FUNCTIONS(X) \
+  X(sqlite3_bind_double) X(sqlite3_bind_int64) X(sqlite3_bind_null) X(sqlite3_bind_text64) \
+  X(sqlite3_busy_timeout) X(sqlite3_changes) X(sqlite3_clear_bindings) X(sqlite3_close) \
+  X(sqlite3_close_v2) X(sqlite3_column_bytes) X(sqlite3_column_count) \
+  X(sqlite3_column_double) X(sqlite3_column_int64) X(sqlite3_column_name) \
+  X(sqlite3_column_text) X(sqlite3_column_type) X(sqlite3_errmsg) X(sqlite3_errstr) \
+  X(sqlite3_exec) X(sqlite3_extended_result_codes) X(sqlite3_finalize) X(sqlite3_free) \
+  X(sqlite3_last_insert_rowid) X(sqlite3_open_v2) X(sqlite3_prepare_v2) X(sqlite3_reset) \
+  X(sqlite3_step) X(sqlite3_stmt_readonly)
+// clang-format on
+
+struct Sqlite {
+#define X(f) decltype(&::f) f = nullptr;
+  TRTLENS_SQLITE_FUNCTIONS(X)
+#undef X
+  std::string missing;  // why it cannot be used, when it cannot
+};
+
+const Sqlite& api() {
+  static const Sqlite sqlite = [] {
+    static Library lib(TRTLENS_SQLITE_SONAME);
+    Sqlite s;
+#define X(f)                                                    \
+  s.f = lib.function<std::remove_pointer_t<decltype(s.f)>>(#f); \
+  if (!s.f && s.missing.empty()) s.missing = lib.error();
+    TRTLENS_SQLITE_FUNCTIONS(X)
+#undef X
+    return s;
+  }();
+  if (!sqlite.missing.empty())
+    throw Error(SQLITE_CANTOPEN,
+                "the build store needs SQLite (" TRTLENS_SQLITE_SONAME "): " + sqlite.missing);
+  return sqlite;
+}
+
+}  // namespace
 
 Db::Db(const std::string& path, Mode mode) {
   int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
                                      : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  int rc = api().sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
-    std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-    sqlite3_close(db_);
+    std::string msg = db_ ? api().sqlite3_errmsg(db_) : api().sqlite3_errstr(rc);
+    api().sqlite3_close(db_);
     db_ = nullptr;
     throw Error(rc, msg);
   }
-  sqlite3_extended_result_codes(db_, 1);
+  api().sqlite3_extended_result_codes(db_, 1);
   // Several CI jobs may write one file: wait for the lock rather than fail.
-  sqlite3_busy_timeout(db_, 60000);
+  api().sqlite3_busy_timeout(db_, 60000);
 }
 
-Db::~Db() { sqlite3_close_v2(db_); }
+Db::~Db() { api().sqlite3_close_v2(db_); }
 
 void Db::exec(const std::string& sql) {
   char* err = nullptr;
-  int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+  int rc = api().sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
-    std::string msg = err ? err : sqlite3_errstr(rc);
-    sqlite3_free(err);
+    std::string msg = err ? err : api().sqlite3_errstr(rc);
+    api().sqlite3_free(err);
     throw Error(rc, msg);
   }
 }
 
-int64_t Db::last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
-int Db::changes() const { return sqlite3_changes(db_); }
-std::string Db::errmsg() const { return sqlite3_errmsg(db_); }
+int64_t Db::last_insert_id() const { return api().sqlite3_last_insert_rowid(db_); }
+int Db::changes() const { return api().sqlite3_changes(db_); }
+std::string Db::errmsg() const { return api().sqlite3_errmsg(db_); }
 
 Stmt::Stmt(Db& db, std::string_view sql) : db_(db) {
   const char* tail = nullptr;
-  int rc = sqlite3_prepare_v2(db.handle(), sql.data(), int(sql.size()), &s_, &tail);
+  int rc = api().sqlite3_prepare_v2(db.handle(), sql.data(), int(sql.size()), &s_, &tail);
   if (rc != SQLITE_OK) throw Error(rc, db.errmsg());
   if (!s_) throw Error(SQLITE_MISUSE, "empty statement");
   for (; tail && *tail; ++tail)
@@ -45,7 +90,7 @@ Stmt::Stmt(Db& db, std::string_view sql) : db_(db) {
       throw Error(SQLITE_MISUSE, "more than one statement; give one at a time");
 }
 
-Stmt::~Stmt() { sqlite3_finalize(s_); }
+Stmt::~Stmt() { api().sqlite3_finalize(s_); }
 
 namespace {
 void check_bind(Db& db, int rc) {
@@ -54,24 +99,25 @@ void check_bind(Db& db, int rc) {
 }  // namespace
 
 Stmt& Stmt::bind(int i, int64_t v) {
-  check_bind(db_, sqlite3_bind_int64(s_, i, v));
+  check_bind(db_, api().sqlite3_bind_int64(s_, i, v));
   return *this;
 }
 Stmt& Stmt::bind(int i, double v) {
-  check_bind(db_, sqlite3_bind_double(s_, i, v));
+  check_bind(db_, api().sqlite3_bind_double(s_, i, v));
   return *this;
 }
 Stmt& Stmt::bind(int i, std::string_view v) {
-  check_bind(db_, sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
+  check_bind(db_,
+             api().sqlite3_bind_text64(s_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
   return *this;
 }
 Stmt& Stmt::bind(int i, std::nullopt_t) {
-  check_bind(db_, sqlite3_bind_null(s_, i));
+  check_bind(db_, api().sqlite3_bind_null(s_, i));
   return *this;
 }
 
 bool Stmt::step() {
-  int rc = sqlite3_step(s_);
+  int rc = api().sqlite3_step(s_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
   throw Error(rc, db_.errmsg());
@@ -84,28 +130,31 @@ void Stmt::run() {
 }
 
 void Stmt::reset() {
-  sqlite3_reset(s_);
-  sqlite3_clear_bindings(s_);
+  api().sqlite3_reset(s_);
+  api().sqlite3_clear_bindings(s_);
 }
 
-int Stmt::columns() const { return sqlite3_column_count(s_); }
+int Stmt::columns() const { return api().sqlite3_column_count(s_); }
 std::string Stmt::column_name(int i) const {
-  const char* n = sqlite3_column_name(s_, i);
+  const char* n = api().sqlite3_column_name(s_, i);
   return n ? n : "";
 }
-bool Stmt::is_null(int i) const { return sqlite3_column_type(s_, i) == SQLITE_NULL; }
-int64_t Stmt::int64(int i) const { return sqlite3_column_int64(s_, i); }
+bool Stmt::is_null(int i) const { return api().sqlite3_column_type(s_, i) == SQLITE_NULL; }
+int64_t Stmt::int64(int i) const { return api().sqlite3_column_int64(s_, i); }
 std::string Stmt::text(int i) const {
-  const unsigned char* t = sqlite3_column_text(s_, i);
-  return t ? std::string(reinterpret_cast<const char*>(t), size_t(sqlite3_column_bytes(s_, i)))
+  const unsigned char* t = api().sqlite3_column_text(s_, i);
+  return t ? std::string(reinterpret_cast<const char*>(t),
+                         size_t(api().sqlite3_column_bytes(s_, i)))
            : std::string();
 }
-bool Stmt::readonly() const { return sqlite3_stmt_readonly(s_) != 0; }
+bool Stmt::readonly() const { return api().sqlite3_stmt_readonly(s_) != 0; }
 
 Value Stmt::value(int i) const {
-  switch (sqlite3_column_type(s_, i)) {
-    case SQLITE_INTEGER: return sqlite3_column_int64(s_, i);
-    case SQLITE_FLOAT: return sqlite3_column_double(s_, i);
+  switch (api().sqlite3_column_type(s_, i)) {
+    case SQLITE_INTEGER:
+      return api().sqlite3_column_int64(s_, i);
+    case SQLITE_FLOAT:
+      return api().sqlite3_column_double(s_, i);
     case SQLITE_NULL: return std::monostate{};
     default: return text(i);  // TEXT, and BLOB as its bytes
   }
