@@ -13,10 +13,12 @@ namespace {
 TEST(Library, OpensBySonameAndFindsFunctions) {
   Library z("libz.so.1");
   ASSERT_TRUE(z.ok()) << z.error();
-  auto* version = z.function<const char*()>("zlibVersion");
-  ASSERT_NE(version, nullptr) << z.error();
+  const char* (*version)() = nullptr;
+  ASSERT_TRUE(z.get(version, "zlibVersion")) << z.error();
   EXPECT_EQ(std::string(version()), zlibVersion());  // the same library the tests link
-  EXPECT_EQ(z.function<void()>("trtlens_absent_function"), nullptr);
+  void (*absent)() = reinterpret_cast<void (*)()>(1);
+  EXPECT_FALSE(z.get(absent, "trtlens_absent_function"));
+  EXPECT_EQ(absent, nullptr);
   EXPECT_NE(z.error().find("trtlens_absent_function"), std::string::npos) << z.error();
 }
 
@@ -24,7 +26,8 @@ TEST(Library, AMissingLibrarySaysWhy) {
   Library none("libtrtlens-absent.so.0");
   EXPECT_FALSE(none.ok());
   EXPECT_NE(none.error().find("libtrtlens-absent.so.0"), std::string::npos) << none.error();
-  EXPECT_EQ(none.function<void()>("f"), nullptr);
+  void (*f)() = nullptr;
+  EXPECT_FALSE(none.get(f, "f"));
 }
 
 }  // namespace

@@ -128,9 +128,8 @@ const Libarchive& libarchive(const std::string& path) {
   static const Libarchive la = [] {
     static Library lib(TRTLENS_LIBARCHIVE_SONAME);
     Libarchive l;
-#define X(f)                                                               \
-  l.f = lib.function<std::remove_pointer_t<decltype(l.f)>>("archive_" #f); \
-  if (!l.f && l.missing.empty()) l.missing = lib.error();
+#define X(f) \
+  if (!lib.get(l.f, "archive_" #f) && l.missing.empty()) l.missing = lib.error();
     TRTLENS_LIBARCHIVE_FUNCTIONS(X)
     X(set_error)
 #undef X

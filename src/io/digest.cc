@@ -7,7 +7,6 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
-#include <type_traits>
 
 #include "io/input.h"
 #include "io/library.h"
@@ -27,10 +26,9 @@ const Nettle& nettle() {
   static const Nettle n = [] {
     static Library lib(TRTLENS_NETTLE_SONAME);
     Nettle n;
-    n.init = lib.function<std::remove_pointer_t<decltype(n.init)>>("nettle_sha256_init");
-    n.update = lib.function<std::remove_pointer_t<decltype(n.update)>>("nettle_sha256_update");
-    n.digest = lib.function<std::remove_pointer_t<decltype(n.digest)>>("nettle_sha256_digest");
-    if (!n.init || !n.update || !n.digest) n.missing = lib.error();
+    if (!lib.get(n.init, "nettle_sha256_init") || !lib.get(n.update, "nettle_sha256_update") ||
+        !lib.get(n.digest, "nettle_sha256_digest"))
+      n.missing = lib.error();
     return n;
   }();
   if (!n.missing.empty())

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <type_traits>
 
 #include "io/library.h"
 
@@ -36,11 +35,9 @@ const Zlib& zlib(const std::string& path) {
   static const Zlib z = [] {
     static Library lib(TRTLENS_ZLIB_SONAME);
     Zlib z;
-    z.init = lib.function<std::remove_pointer_t<decltype(z.init)>>("inflateInit2_");
-    z.inflate = lib.function<std::remove_pointer_t<decltype(z.inflate)>>("inflate");
-    z.reset = lib.function<std::remove_pointer_t<decltype(z.reset)>>("inflateReset");
-    z.end = lib.function<std::remove_pointer_t<decltype(z.end)>>("inflateEnd");
-    if (!z.init || !z.inflate || !z.reset || !z.end) z.missing = lib.error();
+    if (!lib.get(z.init, "inflateInit2_") || !lib.get(z.inflate, "inflate") ||
+        !lib.get(z.reset, "inflateReset") || !lib.get(z.end, "inflateEnd"))
+      z.missing = lib.error();
     return z;
   }();
   if (!z.missing.empty())

@@ -17,10 +17,11 @@ class Library {
 
   bool ok() const { return handle_ != nullptr; }
   const std::string& error() const { return error_; }
-  // The named function, or nullptr (and `error()` set) when the library lacks it.
+  // Sets `f` to the named function; false (and `error()` set) when the library lacks it.
   template <class F>
-  F* function(const char* name) {
-    return reinterpret_cast<F*>(symbol(name));
+  bool get(F*& f, const char* name) {
+    f = reinterpret_cast<F*>(symbol(name));
+    return f != nullptr;
   }
 
  private:

@@ -32,8 +32,8 @@ const OnnxModule& onnx_module() {
       if (access(file.c_str(), F_OK) != 0) continue;
       m.where = file;
       m.library = std::make_unique<Library>(file);
-      auto* entry = m.library->function<const OnnxModuleFunctions*()>(kOnnxModuleEntry);
-      if (!entry) {
+      const OnnxModuleFunctions* (*entry)() = nullptr;
+      if (!m.library->get(entry, kOnnxModuleEntry)) {
         m.missing = "cannot be loaded: " + m.library->error();
         return m;
       }

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <type_traits>
 
 #include "io/library.h"
 #include "model/values.h"
@@ -163,9 +162,8 @@ const Utf8proc& utf8proc() {
   static const Utf8proc u = [] {
     static Library lib(TRTLENS_UTF8PROC_SONAME);
     Utf8proc u;
-    u.iterate = lib.function<std::remove_pointer_t<decltype(u.iterate)>>("utf8proc_iterate");
-    u.charwidth = lib.function<std::remove_pointer_t<decltype(u.charwidth)>>("utf8proc_charwidth");
-    if (!u.iterate || !u.charwidth) u = {};
+    if (!lib.get(u.iterate, "utf8proc_iterate") || !lib.get(u.charwidth, "utf8proc_charwidth"))
+      u = {};
     return u;
   }();
   return u;

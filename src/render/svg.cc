@@ -5,7 +5,6 @@
 
 #include <cstdio>
 #include <memory>
-#include <type_traits>
 
 #include "io/library.h"
 
@@ -35,9 +34,8 @@ const Graphviz& graphviz() {
   static const Graphviz gv = [] {
     static Library lib(TRTLENS_GRAPHVIZ_SONAME);
     Graphviz g;
-#define X(f)                                                    \
-  g.f = lib.function<std::remove_pointer_t<decltype(g.f)>>(#f); \
-  if (!g.f && g.missing.empty()) g.missing = lib.error();
+#define X(f) \
+  if (!lib.get(g.f, #f) && g.missing.empty()) g.missing = lib.error();
     TRTLENS_GRAPHVIZ_FUNCTIONS(X)
 #undef X
     if (g.missing.empty() && !(g.context = g.gvContext())) g.missing = "cannot start Graphviz";

@@ -2,8 +2,6 @@
 
 #include <sqlite3.h>
 
-#include <type_traits>
-
 #include "io/library.h"
 
 namespace trtlens::sql {
@@ -34,9 +32,8 @@ const Sqlite& api() {
   static const Sqlite sqlite = [] {
     static Library lib(TRTLENS_SQLITE_SONAME);
     Sqlite s;
-#define X(f)                                                    \
-  s.f = lib.function<std::remove_pointer_t<decltype(s.f)>>(#f); \
-  if (!s.f && s.missing.empty()) s.missing = lib.error();
+#define X(f) \
+  if (!lib.get(s.f, #f) && s.missing.empty()) s.missing = lib.error();
     TRTLENS_SQLITE_FUNCTIONS(X)
 #undef X
     return s;

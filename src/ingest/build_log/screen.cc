@@ -18,8 +18,6 @@
 #ifdef TRTLENS_HAVE_HYPERSCAN
 #include <hs/hs.h>
 
-#include <type_traits>
-
 #include "io/library.h"
 #endif
 
@@ -47,9 +45,8 @@ const Hyperscan* hyperscan() {
   static const Hyperscan* const hs = []() -> const Hyperscan* {
     static Library lib(TRTLENS_HYPERSCAN_SONAME);
     static Hyperscan h;
-#define X(f)                                                    \
-  h.f = lib.function<std::remove_pointer_t<decltype(h.f)>>(#f); \
-  if (!h.f) return nullptr;
+#define X(f) \
+  if (!lib.get(h.f, #f)) return nullptr;
     TRTLENS_HYPERSCAN_FUNCTIONS(X)
 #undef X
     return &h;
