@@ -140,6 +140,9 @@ TEST(Cli, DisplayWidthCountsTerminalColumns) {
   EXPECT_EQ(display_width("Conv_0"), 6u);
   EXPECT_EQ(display_width("\xe5\x8d\xb7\xe7\xa7\xaf"), 4u);  // 卷积: two wide characters
   EXPECT_EQ(display_width("e\xcc\x81"), 1u);                 // e + combining acute
+  // ASCII is counted without utf8proc, as it counts it: controls and DEL take no column.
+  EXPECT_EQ(display_width(std::string("a\tb\x7f") + "c"), 3u);
+  EXPECT_EQ(display_width("Conv_\xe5\x8d\xb7"), 7u);  // ASCII, then a wide character
 }
 
 TEST(Cli, CutMiddleKeepsBothEnds) {
