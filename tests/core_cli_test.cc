@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cstdio>
 #include <fstream>
@@ -449,14 +448,7 @@ TEST(CoreCli, OtherLibrariesAreOpenedOnlyWhenNeeded) {
 
   // A gzip copy of the log reads as the log does.
   const std::string gz = temp_file("trtlens-gz");
-  {
-    std::ifstream in(small, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    gzFile f = gzopen(gz.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    ASSERT_EQ(gzwrite(f, text.data(), unsigned(text.size())), int(text.size()));
-    ASSERT_EQ(gzclose(f), Z_OK);
-  }
+  std::ofstream(gz, std::ios::binary) << gzip_bytes(read_file(small));
   EXPECT_EQ(opened(loaded_files("summary " + shell_quote(gz))), std::set<std::string>{"libz.so"});
   EXPECT_EQ(run_trtlens("layers " + shell_quote(gz)).out,
             run_trtlens("layers " + shell_quote(small)).out);

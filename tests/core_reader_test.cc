@@ -1,13 +1,10 @@
 // The streaming reader at its edges: line ends that straddle the 1 MiB read blocks, lone CRs,
 // over-long lines, ANSI sequences, gzip members, stdin-sized memory.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
-
-#include <zlib.h>
 
 #include "io/input.h"
 #include "test_support.h"
@@ -98,20 +95,6 @@ TEST(CoreReader, AnsiSequencesRemoved) {
   EXPECT_EQ(strip_ansi("\x1b]0;title\x07rest", scratch), "rest");
   EXPECT_EQ(strip_ansi("no escapes \xff\xfe", scratch), "no escapes \xff\xfe");
   EXPECT_EQ(strip_ansi("cut at the end \x1b", scratch), "cut at the end ");
-}
-
-std::string gzip_bytes(const std::string& text) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, uLong(text.size())) + 64, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
-  zs.avail_in = uInt(text.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = uInt(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
 }
 
 TEST(CoreReader, ConcatenatedGzipMembers) {

@@ -5,7 +5,6 @@
 #include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -38,11 +37,7 @@ class Robustness : public ::testing::Test {
     return p;
   }
   std::string gz(const std::string& name, const std::string& bytes) {
-    std::string p = (tmp_ / name).string();
-    gzFile f = gzopen(p.c_str(), "wb");
-    gzwrite(f, bytes.data(), unsigned(bytes.size()));
-    gzclose(f);
-    return p;
+    return put(name, gzip_bytes(bytes));
   }
   // The one-line input error every bad input ends in.
   static void expect_input_error(const RunResult& r, const std::string& path,

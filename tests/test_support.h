@@ -13,6 +13,8 @@ std::string fixture(const std::string& name);  // fixtures/<name>
 // ../shared relative to the project root; "" when absent (tests then skip).
 std::string shared_dir();
 std::string read_file(const std::string& path);
+// `text` as one gzip member (what `gzip` writes).
+std::string gzip_bytes(const std::string& text);
 
 // A tensor with known dims, for captures built by hand.
 Tensor tensor(const std::string& name, const std::string& dtype, std::vector<int64_t> dims);
