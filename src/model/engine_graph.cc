@@ -1,5 +1,6 @@
 #include "model/engine_graph.h"
 
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -40,6 +41,16 @@ const std::string& EngineGraph::tensor_of(const GraphVertex& v) const {
              : none;
 }
 
+const std::string& EngineGraph::tensor_of(EngineGraphImpl::edge_descriptor e,
+                                          const std::vector<Layer>& layers) const {
+  const GraphVertex& from = g()[boost::source(e, g())];
+  const int out = g()[e].producer_output;
+  if (from.kind == VertexKind::Layer && from.layer >= 0 && size_t(from.layer) < layers.size() &&
+      out >= 0 && size_t(out) < layers[size_t(from.layer)].outputs.size())
+    return layers[size_t(from.layer)].outputs[size_t(out)].name;
+  return tensor_of(from);
+}
+
 EngineGraph build_engine_graph(const std::vector<Layer>& layers,
                                const std::vector<Binding>& bindings) {
   EngineGraph eg;
@@ -54,13 +65,22 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
     int output;
   };
   // The last producer of a name wins, as later layers overwrite reused names in engine order.
-  std::unordered_map<std::string, Producer> producer;
-  std::unordered_set<std::string> consumed;
-  std::unordered_set<std::string> binding_names;
+  // Keys view the layers' and bindings' own names, which outlive these indexes, rather than
+  // copy each (an allocation a tensor for names longer than 15 bytes, as real engines' are).
+  std::unordered_map<std::string_view, Producer> producer;
+  std::unordered_set<std::string_view> consumed;
+  std::unordered_set<std::string_view> binding_names;
   for (const auto& b : bindings) binding_names.insert(b.name);
 
-  std::unordered_map<std::string, EngineGraphImpl::vertex_descriptor> input_vertex;
-  std::vector<std::pair<std::string, int>> unproduced;  // (tensor, reader) with no producer yet
+  std::unordered_map<std::string_view, EngineGraphImpl::vertex_descriptor> input_vertex;
+  std::vector<std::pair<std::string_view, int>> unproduced;  // (tensor, reader), no producer yet
+  size_t outputs = 0, inputs = 0;
+  for (const auto& layer : layers) {
+    outputs += layer.outputs.size();
+    inputs += layer.inputs.size();
+  }
+  producer.reserve(outputs);
+  consumed.reserve(inputs);
   constexpr size_t kMaxProblems = 100;  // a mixed-up listing says so; it need not list all
   for (size_t i = 0; i < layers.size(); ++i) {
     const Layer& layer = layers[i];
@@ -76,7 +96,7 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
       if (!producer.count(name)) unproduced.emplace_back(name, int(i));
       if (auto it = producer.find(name); it != producer.end()) {
         boost::add_edge(eg.layer_vertex[it->second.layer], eg.layer_vertex[i],
-                        GraphEdge{name, it->second.output, int(k)}, g);
+                        GraphEdge{it->second.output, int(k)}, g);
         continue;
       }
       if (!binding_names.empty() && !binding_names.count(name)) {
@@ -89,7 +109,7 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
             boost::add_vertex(GraphVertex{VertexKind::Input, -1, int(eg.inputs.size())}, g);
         eg.inputs.push_back(name);
       }
-      boost::add_edge(it->second, eg.layer_vertex[i], GraphEdge{name, -1, int(k)}, g);
+      boost::add_edge(it->second, eg.layer_vertex[i], GraphEdge{-1, int(k)}, g);
     }
     for (size_t k = 0; k < layer.outputs.size(); ++k) {
       auto [it, fresh] = producer.try_emplace(layer.outputs[k].name, Producer{int(i), int(k)});
@@ -122,8 +142,8 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
       }
     }
     eg.problems.push_back(
-        {cycle ? EngineGraph::Problem::Cycle : EngineGraph::Problem::UseBeforeDefinition, name,
-         reader, writer});
+        {cycle ? EngineGraph::Problem::Cycle : EngineGraph::Problem::UseBeforeDefinition,
+         std::string(name), reader, writer});
   }
 
   // Graph outputs: bindings that some layer produces, or (without bindings) unconsumed outputs.
@@ -131,8 +151,7 @@ EngineGraph build_engine_graph(const std::vector<Layer>& layers,
     auto it = producer.find(name);
     if (it == producer.end()) return;
     auto v = boost::add_vertex(GraphVertex{VertexKind::Output, -1, int(eg.outputs.size())}, g);
-    boost::add_edge(eg.layer_vertex[it->second.layer], v, GraphEdge{name, it->second.output, -1},
-                    g);
+    boost::add_edge(eg.layer_vertex[it->second.layer], v, GraphEdge{it->second.output, -1}, g);
     eg.outputs.push_back(name);
   };
   if (!bindings.empty()) {

@@ -455,7 +455,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
   std::map<std::pair<Vertex, std::string>, size_t> fanout;
   for (auto [e, end] = boost::edges(g); e != end; ++e) {
     Vertex s = boost::source(*e, g), t = boost::target(*e, g);
-    if (keep[s] && keep[t]) ++fanout[{s, g[*e].tensor}];
+    if (keep[s] && keep[t]) ++fanout[{s, b.graph.tensor_of(*e, b.layers)}];
   }
   struct Stub {
     Vertex from;
@@ -474,6 +474,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     size_t from, to;
     Vertex s, t;
     const GraphEdge* e;
+    const std::string* tensor;
     size_t count;
   };
   std::vector<DrawEdge> edges;
@@ -483,9 +484,10 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
   for (auto [e, end] = boost::edges(g); e != end; ++e) {
     Vertex s = boost::source(*e, g), t = boost::target(*e, g);
     if (!keep[s] || !keep[t]) continue;
-    if (!stubbed.empty() && stubbed.count({s, g[*e].tensor})) {
+    const std::string& tensor = b.graph.tensor_of(*e, b.layers);
+    if (!stubbed.empty() && stubbed.count({s, tensor})) {
       ++stubbed_edges;
-      if (stub_reads[t].size() < 8) stub_reads[t].push_back(g[*e].tensor);
+      if (stub_reads[t].size() < 8) stub_reads[t].push_back(tensor);
       continue;
     }
     size_t a = dn(s), c = dn(t);
@@ -493,7 +495,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     uint64_t key = uint64_t(a) * (nv + groups.size() + 1) + c;
     auto [it, fresh] = edge_at.emplace(key, edges.size());
     if (fresh)
-      edges.push_back({a, c, s, t, &g[*e], 1});
+      edges.push_back({a, c, s, t, &g[*e], &tensor, 1});
     else
       ++edges[it->second].count;
   }
@@ -765,7 +767,7 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     if (long_skip[k]) {
       std::string id = "K" + std::to_string(skip_id++);
       std::string from = short_name(d.from);
-      std::vector<std::string> tip = {e.tensor, "from " + from};
+      std::vector<std::string> tip = {*d.tensor, "from " + from};
       if (d.count > 1) tip.push_back("and " + std::to_string(d.count - 1) + " more tensor(s)");
       os << "  " << id << " [shape=rarrow, style=filled, fillcolor=\"#dbe9f6\", fontsize=8, "
          << "label=\"" << join_label(wrap("from " + from, 28, 2)) << "\", tooltip=\""
@@ -780,13 +782,13 @@ DotGraph engine_dot(const Build& b, const DotOptions& o) {
     else if (g[d.t].kind == VertexKind::Layer && e.consumer_input >= 0)
       t = &b.layers[size_t(g[d.t].layer)].inputs[size_t(e.consumer_input)];
     std::string info = t ? format_tensor(*t) : "";
-    std::vector<std::string> tip = {e.tensor};
-    if (!info.empty() && info != e.tensor) tip.push_back(info);
+    std::vector<std::string> tip = {*d.tensor};
+    if (!info.empty() && info != *d.tensor) tip.push_back(info);
     if (d.count > 1) tip.push_back("and " + std::to_string(d.count - 1) + " more tensor(s)");
     os << "  " << did(d.from) << " -> " << did(d.to) << " [tooltip=\"" << join_label(tip) << "\"";
     if (edge_labels && d.count == 1)
-      os << ", label=\"" << join_label(wrap(e.tensor, 24, 2))
-         << (info.empty() || info == e.tensor ? "" : "\\n" + dot_text(info)) << "\"";
+      os << ", label=\"" << join_label(wrap(*d.tensor, 24, 2))
+         << (info.empty() || info == *d.tensor ? "" : "\\n" + dot_text(info)) << "\"";
     if (d.count > 1) os << ", penwidth=" << std::min<size_t>(1 + d.count / 4, 4);
     os << "];\n";
   }
