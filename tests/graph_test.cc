@@ -109,6 +109,29 @@ void expect_top_down(const Plain& p, size_t min_edges) {
   EXPECT_GE(checked, min_edges);
 }
 
+// The graph keeps no names on its edges: each edge's tensor is read back from its producer's
+// output, or from the graph input it leaves. Expected edges written out by hand.
+TEST(GraphEdges, EachEdgeNamesTheTensorItCarries) {
+  std::vector<Layer> layers;
+  layers.push_back(layer("A", "CaskConvolution", {"images"}, "a"));
+  layers.push_back(layer("B", "CaskConvolution", {"a"}, "b"));
+  layers.push_back(layer("C", "ElementWise", {"a", "b"}, "logits"));
+  const EngineGraph eg = build_engine_graph(layers, {});
+  const EngineGraphImpl& g = eg.g();
+  auto end_name = [&](EngineGraphImpl::vertex_descriptor v) {
+    const GraphVertex& gv = g[v];
+    if (gv.kind == VertexKind::Layer) return layers[size_t(gv.layer)].name;
+    return std::string(gv.kind == VertexKind::Input ? "in:" : "out:") + eg.tensor_of(gv);
+  };
+  std::multiset<std::string> got;
+  for (auto [e, end] = boost::edges(g); e != end; ++e)
+    got.insert(end_name(boost::source(*e, g)) + " -" + eg.tensor_of(*e, layers) + "-> " +
+               end_name(boost::target(*e, g)));
+  const std::multiset<std::string> want = {"in:images -images-> A", "A -a-> B", "A -a-> C",
+                                           "B -b-> C", "C -logits-> out:logits"};
+  EXPECT_EQ(got, want);
+}
+
 TEST(GraphLayout, TransformerHubsAreStubsAndTheDrawingReadsTopDown) {
   Build b = transformer(300);
   DotGraph g = engine_dot(b);
