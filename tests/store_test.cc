@@ -1,17 +1,18 @@
 // The store (`trtlens db`): the real binary and real SQLite on the corpus engines. Expected
 // figures are computed here from the corpus files with a few lines of independent code.
 #include <gtest/gtest.h>
-
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "io/digest.h"
 #include "store/sqlite.h"
@@ -185,6 +186,36 @@ TEST(Store, ConcurrentWritersLoseNothing) {
   ASSERT_EQ(WEXITSTATUS(rc), 0);
   EXPECT_EQ(query_json(db, "SELECT count(*) AS n FROM captures")[0]["n"], 5);
   EXPECT_EQ(query_json(db, "SELECT count(DISTINCT content_hash) AS n FROM captures")[0]["n"], 5);
+}
+
+// SQLite refuses a connection that has read and then asks for the write lock while another
+// connection holds it at once, without the busy timeout (waiting could deadlock); switching the
+// journal mode is such a request. Two `db add` on a new store meet it when one switches to WAL
+// while the other checks the schema in its write transaction.
+TEST(Store, JournalModeSwitchWaitsForAnotherWriter) {
+  TempDir tmp;
+  const std::string path = tmp / "rollback.db";
+  sql::Db holder(path, sql::Db::Mode::ReadWriteCreate);
+  holder.exec("CREATE TABLE t (x)");
+  sql::Db switcher(path, sql::Db::Mode::ReadWriteCreate);
+  holder.exec("BEGIN IMMEDIATE");
+  try {
+    switcher.exec("PRAGMA journal_mode = WAL");
+    ADD_FAILURE() << "SQLite switched the journal mode while another connection wrote";
+  } catch (const sql::Error& e) {
+    EXPECT_EQ(e.code() & 0xff, SQLITE_BUSY) << e.what();
+  }
+  const auto start = std::chrono::steady_clock::now();
+  std::thread release([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    holder.exec("COMMIT");
+  });
+  EXPECT_NO_THROW(switcher.exec_upgrading("PRAGMA journal_mode = WAL"));
+  release.join();
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  sql::Stmt mode(switcher, "PRAGMA journal_mode");
+  ASSERT_TRUE(mode.step());
+  EXPECT_EQ(mode.text(0), "wal");
 }
 
 TEST(Store, ForeignAndDamagedFilesAreRefused) {

@@ -2,10 +2,15 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 #include "io/library.h"
 
 namespace trtlens::sql {
 namespace {
+
+constexpr int kBusyTimeoutMs = 60000;
 
 // SQLite is opened by the first store command, not linked: its loading cost every run of the
 // other commands a tenth of trtlens's start-up.
@@ -58,7 +63,7 @@ Db::Db(const std::string& path, Mode mode) {
   }
   api().sqlite3_extended_result_codes(db_, 1);
   // Several CI jobs may write one file: wait for the lock rather than fail.
-  api().sqlite3_busy_timeout(db_, 60000);
+  api().sqlite3_busy_timeout(db_, kBusyTimeoutMs);
 }
 
 Db::~Db() { api().sqlite3_close_v2(db_); }
@@ -70,6 +75,20 @@ void Db::exec(const std::string& sql) {
     std::string msg = err ? err : api().sqlite3_errstr(rc);
     api().sqlite3_free(err);
     throw Error(rc, msg);
+  }
+}
+
+void Db::exec_upgrading(const std::string& sql) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    try {
+      exec(sql);
+      return;
+    } catch (const Error& e) {
+      if ((e.code() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 }
 

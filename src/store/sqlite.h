@@ -79,6 +79,11 @@ class Db {
   Db& operator=(const Db&) = delete;
 
   void exec(const std::string& sql);  // statements without bound values (schema, BEGIN)
+  // exec() for a statement that asks for the write lock after reading, as a change of journal
+  // mode does. SQLite answers such a request with SQLITE_BUSY at once instead of waiting (the
+  // writer holding the lock may be waiting for this reader), so it is retried here until the
+  // busy timeout has passed.
+  void exec_upgrading(const std::string& sql);
   int64_t last_insert_id() const;
   int changes() const;
   std::string errmsg() const;

@@ -131,7 +131,7 @@ void Store::check_or_create(Mode mode) {
     throw StoreError(path_ + ": an SQLite database of another program, not a trtlens store");
   }
   if (t) t->commit();
-  if (mode == Mode::ReadWrite) db_->exec("PRAGMA journal_mode = WAL");
+  if (mode == Mode::ReadWrite) db_->exec_upgrading("PRAGMA journal_mode = WAL");
   db_->exec("PRAGMA synchronous = NORMAL");
 }
 
