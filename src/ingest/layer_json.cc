@@ -379,7 +379,7 @@ class Reader {
   std::unordered_map<std::string, Tensor> formats_;
 
   Assembler& out_;
-  const std::string& path_;
+  const SharedText path_;
   JsonStream& lines_;
   size_t problems_ = 0;
 };
@@ -390,6 +390,7 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
                            const std::string& path, size_t chunk, uint64_t size) {
   JsonStream js(source, path, kJsonDepthLimit, chunk);
   Reader reader(out, path, js);
+  const SharedText where(path);  // interned once: every layer names it
   od::parser parser;
   size_t capacity = 0;
 
@@ -454,7 +455,7 @@ uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
       });
       ++index;
       if (!keep) continue;
-      layer.source = {path, line};
+      layer.source = {where, line};
       out.add_layer(std::move(layer));
       if (++kept == kSampleLayers && size > js.offset()) {
         const double bytes_per_layer = double(js.offset() - list_start) / double(kept);

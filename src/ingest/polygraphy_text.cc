@@ -284,7 +284,7 @@ class Reader {
   }
 
   Assembler& out_;
-  const std::string& path_;
+  const SharedText path_;  // interned once: every layer names it
   uint64_t number_ = 0, banner_line_ = 0, layers_line_ = 0;
   bool started_ = false, done_ = false;
   Part part_ = Part::None;

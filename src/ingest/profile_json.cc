@@ -259,6 +259,7 @@ void ingest_profile_json(std::string& text, Assembler& out, const std::string& p
   }
 
   // trtexec's own output: one record per line, read by the tolerant scanner.
+  const SharedText where(path);  // interned once: every row's location names it
   p.rows.reserve(size_t(count_newlines(text.data(), text.size())) + 1);
   bool closed = false;
   const uint64_t last = for_each_line(text, [&](std::string_view raw, uint64_t number) {
@@ -268,7 +269,7 @@ void ingest_profile_json(std::string& text, Assembler& out, const std::string& p
       closed = true;
       return;
     }
-    SourceLoc at{path, number};
+    SourceLoc at{where, number};
     if (closed) {
       out.unrecognized(at, "text after the end of the profile array");
       return;

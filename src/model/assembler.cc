@@ -654,7 +654,7 @@ void Assembler::attach_profiles() {
       for (const auto& r : p.rows) {
         Layer l;
         l.name = r.name;
-        l.source = SourceLoc{p.source, r.line};
+        l.source = SourceLoc{b.source.path, r.line};
         b.layers.push_back(std::move(l));
       }
       capture_.builds.push_back(std::move(b));

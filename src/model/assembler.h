@@ -172,7 +172,7 @@ class Assembler {
   uint64_t dropped_diagnostics_ = 0;  // and counted only
 
   Capture& capture_;
-  std::string path_;
+  SharedText path_;
   int run_ = 0;
   std::string version_;
   bool listing_open_ = false;

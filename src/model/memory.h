@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/maybe.h"
+#include "model/shared_text.h"
 
 namespace trtlens {
 
@@ -84,7 +85,7 @@ struct MemoryRecord {
   double value = 0;  // Figure
   uint64_t host = 0, device = 0, scratch = 0;  // Layer
   MemUsageChange change;
-  std::string path;
+  SharedText path;
   uint64_t line = 0;
   int run = 0;
 };

@@ -4,10 +4,14 @@
 #include <cstdint>
 #include <string>
 
+#include "model/shared_text.h"
+
 namespace trtlens {
 
+// The path is shared: every layer, record and note of a file names the same one, and a user's
+// paths are longer than a string keeps without a heap block of its own.
 struct SourceLoc {
-  std::string path;
+  SharedText path;
   uint64_t line = 0;  // 1-based; 0 = whole file
 };
 

@@ -225,7 +225,7 @@ std::optional<int64_t> Store::add(const Capture& c, const std::string& content_h
         .bind(2, int64_t(b.id))
         .bind(3, int64_t(b.final ? 1 : 0))
         .bind(4, to_string(b.kind))
-        .bind(5, b.source.path)
+        .bind(5, b.source.path.str())
         .bind(6, int64_t(b.source.line));
     bind_text(bs, 7, nonempty(b.trt_version));
     bs.bind(8, int64_t(b.layers.size()))
@@ -399,7 +399,7 @@ std::optional<int64_t> Store::add(const Capture& c, const std::string& content_h
   for (const auto& d : c.diagnostics)
     di.bind(1, capture_id)
         .bind(2, to_string(d.severity))
-        .bind(3, d.where.path)
+        .bind(3, d.where.path.str())
         .bind(4, int64_t(d.where.line))
         .bind(5, d.message)
         .run();

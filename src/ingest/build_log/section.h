@@ -36,7 +36,7 @@ struct LogLine {
 struct LogContext {
   const Grammar& grammar;
   Assembler& out;
-  std::string path;
+  SharedText path;
   SourceLoc at(const LogLine& line) const { return SourceLoc{path, line.number}; }
   SourceLoc at(uint64_t line) const { return SourceLoc{path, line}; }
 };
