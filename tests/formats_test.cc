@@ -185,6 +185,20 @@ TEST(FormatsPolygraphy, LayersTensorsTacticsMemoryAndShapesAreRead) {
   EXPECT_EQ(b.memory.profile_shapes[0].second, "8x3x224x224");
 }
 
+TEST(FormatsPolygraphy, LayersKeepTheirFileAndLine) {
+  const std::string path = fixture("formats/polygraphy_inspect.txt");
+  Capture c = load({path});
+  ASSERT_EQ(c.builds.size(), 1u);
+  ASSERT_EQ(c.builds[0].layers.size(), 5u);
+  // Lines of "Layer N | ..." in the fixture (grep -n).
+  const uint64_t lines[] = {21, 27, 35, 40, 45};
+  for (size_t i = 0; i < 5; ++i) {
+    const Layer& l = c.builds[0].layers[i];
+    EXPECT_EQ(l.source.path.str(), path) << l.name;
+    EXPECT_EQ(l.source.line, lines[i]) << l.name;
+  }
+}
+
 TEST(FormatsPolygraphy, CutListingIsReadAndSaysSo) {
   Capture c = load({fixture("formats/polygraphy_cut.txt")});
   ASSERT_EQ(c.builds.size(), 1u);

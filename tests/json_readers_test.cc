@@ -577,5 +577,55 @@ TEST_F(JsonReaders, TimesJsonAnyLayoutAndLineEnds) {
   }
 }
 
+// --- source locations -------------------------------------------------------------------
+
+// Every layer names the file it was read from and the line it starts on: what a diagnostic, a
+// JSON export and the store print. The lines expected are found in the text by the layer's name.
+size_t line_of(const std::string& text, const std::string& needle, size_t& from) {
+  const size_t at = text.find(needle, from);
+  if (at == std::string::npos) return 0;
+  from = at + needle.size();
+  return size_t(std::count(text.begin(), text.begin() + ptrdiff_t(at), '\n')) + 1;
+}
+
+TEST_F(JsonReaders, LayerJsonLayersKeepTheirFileAndLine) {
+  TRTLENS_REQUIRE_SHARED();
+  const std::string path =
+      test::shared_dir() + "/corpus/trex/tests/inputs/mobilenet.qat.onnx.engine.graph.json";
+  const std::string text = read_file(path);
+  const auto doc = nlohmann::ordered_json::parse(text);
+  Capture c = load({path});
+  ASSERT_EQ(c.builds.size(), 1u);
+  const auto& layers = c.builds[0].layers;
+  ASSERT_EQ(layers.size(), doc.at("Layers").size());
+  // The export writes each layer's "{" on the line above its "Name", and "LayerType" next.
+  size_t from = 0;
+  for (const Layer& l : layers) {
+    EXPECT_EQ(l.source.path.str(), path) << l.name;
+    const size_t name_line = line_of(text, "\"Name\": \"" + l.name + "\",\n  \"LayerType\"", from);
+    ASSERT_GT(name_line, 1u) << l.name;
+    EXPECT_EQ(l.source.line, name_line - 1) << l.name;
+  }
+}
+
+TEST_F(JsonReaders, ProfileGivenAloneRowsKeepTheirFileAndLine) {
+  TRTLENS_REQUIRE_SHARED();
+  const std::string path =
+      test::shared_dir() + "/corpus/trex/tests/inputs/mobilenet.qat.onnx.engine.profile.json";
+  const std::string text = read_file(path);
+  const auto doc = nlohmann::ordered_json::parse(text);
+  Capture c = load({path});
+  ASSERT_EQ(c.builds.size(), 1u);
+  const Build& b = c.builds[0];
+  EXPECT_EQ(b.source.path.str(), path);
+  ASSERT_EQ(b.layers.size() + 1, doc.size());  // the first entry is the count
+  size_t from = 0;
+  for (size_t i = 0; i < b.layers.size(); ++i) {
+    const std::string name = doc[i + 1].at("name").get<std::string>();
+    EXPECT_EQ(b.layers[i].source.path.str(), path) << name;
+    EXPECT_EQ(b.layers[i].source.line, line_of(text, "\"name\" : \"" + name + "\"", from)) << name;
+  }
+}
+
 }  // namespace
 }  // namespace trtlens

@@ -64,7 +64,7 @@ std::string operator+(const Where& w, std::string_view s) { return w.str() + std
 
 class Reader {
  public:
-  Reader(Assembler& out, const std::string& path, JsonStream& lines)
+  Reader(Assembler& out, SharedText path, JsonStream& lines)
       : out_(out), path_(path), lines_(lines) {}
 
   // One element of a layer's Inputs/Outputs, a binding, or an I/O tensor.
@@ -389,8 +389,8 @@ class Reader {
 uint64_t ingest_layer_json(const JsonStream::Source& source, Assembler& out,
                            const std::string& path, size_t chunk, uint64_t size) {
   JsonStream js(source, path, kJsonDepthLimit, chunk);
-  Reader reader(out, path, js);
   const SharedText where(path);  // interned once: every layer names it
+  Reader reader(out, where, js);
   od::parser parser;
   size_t capacity = 0;
 
