@@ -366,9 +366,9 @@ long faults_of(const std::string& cmd) {
   return after.ru_minflt - before.ru_minflt;
 }
 
-// Inputs of 1 MiB and more get 2 MiB pages, smaller ones 4 KiB pages: set against runs where
-// MIMALLOC_LARGE_OS_PAGES (the user's choice, which trtlens keeps) says the opposite.
-TEST(CoreCli, LargeInputsGetLargePagesAndSmallOnesDoNot) {
+// Inputs of 32 KiB and more, and directories, get 2 MiB pages: set against runs where
+// MIMALLOC_LARGE_OS_PAGES=0 (the user's choice, which trtlens keeps) says the opposite.
+TEST(CoreCli, InputsAndDirectoriesGetLargePages) {
 #ifndef TRTLENS_BINARY_HAS_MIMALLOC
   GTEST_SKIP() << "trtlens is built without mimalloc (a sanitizer or fuzz build)";
 #endif
@@ -377,18 +377,22 @@ TEST(CoreCli, LargeInputsGetLargePagesAndSmallOnesDoNot) {
   const std::string small = generated_log("--size-mb 0.6 --tactics 1");  // 0.8 MB
   ASSERT_FALSE(large.empty());
   ASSERT_FALSE(small.empty());
-  auto summary = [](const std::string& env, const std::string& log) {
-    return faults_of(env + " " + shell_quote(TRTLENS_BINARY) + " summary " + shell_quote(log) +
+  char dir[] = "/tmp/trtlens-pages-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string in_dir = std::string(dir) + "/build.log";
+  ASSERT_EQ(std::system(("cp " + shell_quote(small) + " " + shell_quote(in_dir)).c_str()), 0);
+  auto summary = [](const std::string& env, const std::string& input) {
+    return faults_of(env + " " + shell_quote(TRTLENS_BINARY) + " summary " + shell_quote(input) +
                      " >/dev/null");
   };
-  const long large_default = summary("", large);
-  const long large_small_pages = summary("MIMALLOC_LARGE_OS_PAGES=0", large);
-  EXPECT_GT(large_default, 0);
-  EXPECT_LT(large_default * 2, large_small_pages);
-  const long small_default = summary("", small);
-  const long small_large_pages = summary("MIMALLOC_LARGE_OS_PAGES=1", small);
-  EXPECT_GT(small_large_pages, 0);
-  EXPECT_GT(small_default, small_large_pages * 3 / 2);
+  for (const std::string& input : {large, small, std::string(dir)}) {
+    const long by_default = summary("", input);
+    const long small_pages = summary("MIMALLOC_LARGE_OS_PAGES=0", input);
+    EXPECT_GT(by_default, 0) << input;
+    EXPECT_LT(by_default * 3 / 2, small_pages) << input;
+  }
+  std::remove(in_dir.c_str());
+  rmdir(dir);
   std::remove(large.c_str());
   std::remove(small.c_str());
 }

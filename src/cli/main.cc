@@ -100,13 +100,13 @@ bool use_color(const std::string& mode, bool to_stdout) {
 #ifdef TRTLENS_HAVE_MIMALLOC
 // Inputs of this size in all get their model laid out in 2 MiB pages, each committed when its
 // segment is: a fault per 2 MiB instead of one per 4 KiB page. On a VM where a fault costs
-// 8-15 us this is most of the time of a mid-size input: `diff` of two 10k-layer builds (9 MB)
-// 0.33-0.45 s to 0.10-0.13 s, `summary` of one 0.21 to 0.06 s, 20,800 to 400 faults. The price
-// is RSS: mimalloc keeps large pages for the life of the process, so freed memory is not given
-// back (that diff: 53 to 66 MiB, 55-57 MiB once it read small sides on one thread). Smaller
-// inputs keep 4 KiB pages: they have no faults to save (a log of a few hundred KB) and their
-// RSS follows what they use.
-constexpr off_t kLargePagesMinBytes = off_t{1} << 20;
+// 8-20 us this is most of the time of a mid-size input: `diff` of two 10k-layer builds (9 MB)
+// 0.33-0.45 s to 0.10-0.13 s, `summary` of one 0.21 to 0.06 s, 20,800 to 400 faults; a 0.6 MB
+// log 29 to 19 ms, the report of a corpus engine's directory 151 to 102 ms. The price is RSS:
+// mimalloc keeps large pages for the life of the process, so freed memory is not given back
+// (that diff: 53 to 66 MiB), and a small input takes 3 MiB more. Below this size the faults
+// saved no longer pay for zeroing whole 2 MiB pages (a 20 KB log ran alike either way).
+constexpr off_t kLargePagesMinBytes = off_t{32} << 10;
 constexpr long kArenaBytes = long{256} << 20;
 
 bool user_chose(char** envp, std::string_view option) {
@@ -127,7 +127,14 @@ void choose_page_size(int argc, char** argv, char** envp) {
   for (int i = 1; i < argc; ++i) {
     struct stat st {};
     const int got = std::strcmp(argv[i], "-") == 0 ? ::fstat(0, &st) : ::stat(argv[i], &st);
-    if (got == 0 && S_ISREG(st.st_mode)) total += st.st_size;
+    if (got != 0) continue;
+    if (S_ISREG(st.st_mode)) total += st.st_size;
+    // A capture's or an engine's directory: its files are not added up here (that would mean
+    // reading the directory before the allocator may be used), and one worth reading is
+    // rarely small.
+    // So is a log piped in, whose size cannot be known before it is read.
+    if (S_ISDIR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+      total += kLargePagesMinBytes;
   }
   if (total < kLargePagesMinBytes) return;
   mi_option_set(mi_option_large_os_pages, 1);
