@@ -366,9 +366,10 @@ long faults_of(const std::string& cmd) {
   return after.ru_minflt - before.ru_minflt;
 }
 
-// Inputs of 32 KiB and more, and directories, get 2 MiB pages: set against runs where
-// MIMALLOC_LARGE_OS_PAGES=0 (the user's choice, which trtlens keeps) says the opposite.
-TEST(CoreCli, InputsAndDirectoriesGetLargePages) {
+// Inputs of 32 KiB and more, directories and piped input get 2 MiB pages, a smaller file 4 KiB
+// pages: each set against a run where MIMALLOC_LARGE_OS_PAGES (the user's choice, which trtlens
+// keeps) says the opposite.
+TEST(CoreCli, LargePagesFollowTheInput) {
 #ifndef TRTLENS_BINARY_HAS_MIMALLOC
   GTEST_SKIP() << "trtlens is built without mimalloc (a sanitizer or fuzz build)";
 #endif
@@ -381,15 +382,30 @@ TEST(CoreCli, InputsAndDirectoriesGetLargePages) {
   ASSERT_NE(mkdtemp(dir), nullptr);
   const std::string in_dir = std::string(dir) + "/build.log";
   ASSERT_EQ(std::system(("cp " + shell_quote(small) + " " + shell_quote(in_dir)).c_str()), 0);
-  auto summary = [](const std::string& env, const std::string& input) {
-    return faults_of(env + " " + shell_quote(TRTLENS_BINARY) + " summary " + shell_quote(input) +
-                     " >/dev/null");
+  const std::string binary = shell_quote(TRTLENS_BINARY);
+  // (command with ENV where the variable goes, whether it should get large pages)
+  const std::pair<std::string, bool> cases[] = {
+      {"ENV " + binary + " summary " + shell_quote(large), true},
+      {"ENV " + binary + " summary " + shell_quote(small), true},
+      {"ENV " + binary + " summary " + shell_quote(dir), true},
+      {"cat " + shell_quote(small) + " | ENV " + binary + " summary -", true},
+      {"ENV " + binary + " summary " + shell_quote(fixture("capture/build.log")), false},  // 2.7 KB
   };
-  for (const std::string& input : {large, small, std::string(dir)}) {
-    const long by_default = summary("", input);
-    const long small_pages = summary("MIMALLOC_LARGE_OS_PAGES=0", input);
-    EXPECT_GT(by_default, 0) << input;
-    EXPECT_LT(by_default * 3 / 2, small_pages) << input;
+  for (const auto& [command, large_pages] : cases) {
+    auto faults = [&](const std::string& env) {
+      std::string cmd = command;
+      cmd.replace(cmd.find("ENV"), 3, env);
+      return faults_of(cmd + " >/dev/null");
+    };
+    const long by_default = faults("");
+    const long opposite =
+        faults(large_pages ? "MIMALLOC_LARGE_OS_PAGES=0" : "MIMALLOC_LARGE_OS_PAGES=1");
+    ASSERT_GT(by_default, 0) << command;
+    ASSERT_GT(opposite, 0) << command;
+    if (large_pages)
+      EXPECT_LT(by_default * 3 / 2, opposite) << command;
+    else
+      EXPECT_GT(by_default, opposite * 3 / 2) << command;
   }
   std::remove(in_dir.c_str());
   rmdir(dir);

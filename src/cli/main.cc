@@ -102,7 +102,7 @@ bool use_color(const std::string& mode, bool to_stdout) {
 // segment is: a fault per 2 MiB instead of one per 4 KiB page. On a VM where a fault costs
 // 8-20 us this is most of the time of a mid-size input: `diff` of two 10k-layer builds (9 MB)
 // 0.33-0.45 s to 0.10-0.13 s, `summary` of one 0.21 to 0.06 s, 20,800 to 400 faults; a 0.6 MB
-// log 29 to 19 ms, the report of a corpus engine's directory 151 to 102 ms. The price is RSS:
+// log 29 to 19 ms, the report of a corpus engine's directory 106 to 70 ms. The price is RSS:
 // mimalloc keeps large pages for the life of the process, so freed memory is not given back
 // (that diff: 53 to 66 MiB), and a small input takes 3 MiB more. Below this size the faults
 // saved no longer pay for zeroing whole 2 MiB pages (a 20 KB log ran alike either way).
@@ -129,10 +129,9 @@ void choose_page_size(int argc, char** argv, char** envp) {
     const int got = std::strcmp(argv[i], "-") == 0 ? ::fstat(0, &st) : ::stat(argv[i], &st);
     if (got != 0) continue;
     if (S_ISREG(st.st_mode)) total += st.st_size;
-    // A capture's or an engine's directory: its files are not added up here (that would mean
-    // reading the directory before the allocator may be used), and one worth reading is
-    // rarely small.
-    // So is a log piped in, whose size cannot be known before it is read.
+    // A capture's or an engine's directory, and a log piped in, count as large: a directory's
+    // files are not added up here (that would mean reading it before the allocator may be
+    // used) and a pipe's size is not known before it is read; either is rarely small.
     if (S_ISDIR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
       total += kLargePagesMinBytes;
   }
