@@ -391,7 +391,10 @@ TEST(CoreCli, LargePagesFollowTheInput) {
       {"cat " + shell_quote(small) + " | ENV " + binary + " summary -", true},
       {"ENV " + binary + " summary " + shell_quote(fixture("capture/build.log")), false},  // 2.7 KB
   };
-  for (const auto& [command, large_pages] : cases) {
+  for (const auto& test_case : cases) {
+    // Named copies, not a structured binding: clang 14 cannot capture one in a lambda.
+    const std::string& command = test_case.first;
+    const bool large_pages = test_case.second;
     auto faults = [&](const std::string& env) {
       std::string cmd = command;
       cmd.replace(cmd.find("ENV"), 3, env);
