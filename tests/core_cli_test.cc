@@ -392,7 +392,7 @@ TEST(CoreCli, LargePagesFollowTheInput) {
       {"ENV " + binary + " summary " + shell_quote(fixture("capture/build.log")), false},  // 2.7 KB
   };
   for (const auto& test_case : cases) {
-    // Named copies, not a structured binding: clang 14 cannot capture one in a lambda.
+    // Plain names, not a structured binding: clang 14 cannot capture one in a lambda.
     const std::string& command = test_case.first;
     const bool large_pages = test_case.second;
     auto faults = [&](const std::string& env) {
