@@ -14,40 +14,17 @@
 #include <cstring>
 
 #include "ingest/build_log/section.h"
+#include "ingest/build_log/tactic_line.h"
 #include "model/values.h"
 
 namespace trtlens {
 namespace {
 
-// The first byte at most ' ' in [p, end), or end: where a name's RE2 \s ([\t\n\f\r ]) can be.
-// Names are long and such bytes rare in them: 16 bytes at a time, inline in the readers below.
-__attribute__((always_inline)) inline const char* first_low_in(const char* p, const char* end) {
-#ifdef __SSE2__
-  const __m128i top = _mm_set1_epi8(' ');
-  for (; end - p >= 16; p += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const unsigned low = unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, top), v)));
-    if (low) return p + __builtin_ctz(low);
-  }
-#endif
-  for (; p < end; ++p)
-    if (static_cast<unsigned char>(*p) <= ' ') return p;
-  return end;
-}
+using tactic_line::first_low_in;
+using tactic_line::load8;
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// The same 32 bytes at a time, for CPUs with AVX2 (checked once at run time).
-__attribute__((target("avx2"), always_inline)) inline const char* first_low_in_avx2(
-    const char* p, const char* end) {
-  const __m256i top = _mm256_set1_epi8(' ');
-  for (; end - p >= 32; p += 32) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const unsigned low =
-        unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, top), v)));
-    if (low) return p + __builtin_ctz(low);
-  }
-  return first_low_in(p, end);
-}
+using tactic_line::first_low_in_avx2;
 __attribute__((target("avx2"))) const char* first_low_avx2(const char* p, const char* end) {
   return first_low_in_avx2(p, end);
 }
@@ -68,52 +45,11 @@ size_t first_space(std::string_view m, size_t from) {
   return m.size();
 }
 
-constexpr uint64_t word8(const char* p) {
-  uint64_t w = 0;
-  for (int i = 7; i >= 0; --i) w = w << 8 | static_cast<unsigned char>(p[i]);
-  return w;
-}
-inline uint64_t load8(const char* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
-// What follows the name: "Tactic: 0x" and 16 hex digits not followed by another, at `at`.
-__attribute__((always_inline)) inline const char* usual_tactic_id(const char* at, const char* end,
-                                                                  uint64_t& value) {
-  constexpr uint64_t kTacticColon = word8("Tactic: ");
-  if (end - at < 26 || load8(at) != kTacticColon || at[8] != '0' || at[9] != 'x') return nullptr;
-  at += 10;
-  if (!hex16(at, value)) return nullptr;
-  at += 16;
-  if (at < end && is_hex_digit(*at)) return nullptr;  // a longer id
-  return at;
-}
-
-// Whether the message at m (26 bytes or more) starts "Tactic Name: ".
-inline bool named(const char* m) {
-  constexpr uint64_t kTacticN = word8("Tactic N"), kAmeColon = word8("ame: \0\0\0");
-  return load8(m) == kTacticN && (load8(m + 8) & 0xffffffffffULL) == kAmeColon;
-}
-
-// The rest of the line once the name's end is found: `name_end`, the name's first byte at most
-// ' ', must be the space that ends a name of at least one byte; m itself when there is no name.
-__attribute__((always_inline)) inline const char* after_name(const char* m, const char* name_end,
-                                                             const char* end, uint64_t& value) {
-  if (name_end != m) {
-    if (name_end == m + 13 || name_end >= end || *name_end != ' ') return nullptr;
-    ++name_end;
-  }
-  return usual_tactic_id(name_end, end, value);
-}
-
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("avx2"))) const char* read_usual_tactic_line_avx2(const char* m,
                                                                         const char* end,
                                                                         uint64_t& value) {
-  if (end - m < 26) return nullptr;  // the shortest: "Tactic: 0x" and 16 digits
-  return after_name(m, named(m) ? first_low_in_avx2(m + 13, end) : m, end, value);
+  return tactic_line::read_avx2(m, end, value);
 }
 #endif
 
@@ -129,8 +65,7 @@ const char* read_usual_tactic_line(const char* m, const char* end, uint64_t& val
 #if defined(__x86_64__) && defined(__GNUC__)
   if (kAvx2) return read_usual_tactic_line_avx2(m, end, value);
 #endif
-  if (end - m < 26) return nullptr;
-  return after_name(m, named(m) ? first_low_in(m + 13, end) : m, end, value);
+  return tactic_line::read(m, end, value);
 }
 
 // What the built-in tactic_line pattern, ^(?:Tactic Name: \S+ )?Tactic: (0x[0-9a-fA-F]+|-?\d+)(.*)$,
@@ -485,7 +420,7 @@ class RunSection : public LogSection {
 #if defined(__x86_64__) && defined(__GNUC__)
     if (kAvx2) read = read_usual_tactic_line_avx2;  // without the dispatch's call
 #endif
-    FastBody fast{{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}, {}};
+    FastBody fast{{"Tactic Name: ", "Tactic: "}, read, {std::string(kSkipping)}, {}, true};
     if (fast_closing_) fast.closing.emplace_back(kChose);
     return fast;
   }

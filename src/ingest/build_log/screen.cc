@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "ingest/build_log/tactic_line.h"
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -352,6 +354,7 @@ LogScreen::LogScreen(const Grammar& grammar,
              start[0] != '\t' && !re2_digit(start[0]);
     if (ok) {
       fast_read_ = fast.read;
+      tactic_line_ = fast.tactic_line;
       for (std::string& start : fast.silent)
         fast_silent_.emplace_back(std::move(start), LogSection::Body::NoValue);
       for (std::string& start : fast.closing)
@@ -808,13 +811,13 @@ __attribute__((always_inline)) inline void fetch_ahead(const char* data, size_t 
   }
 }
 
-}  // namespace
-
-// Most lines of a verbose log are tactic lines in runs of tens: this loop keeps only what
-// changes from one to the next, where the general loop paid its per-line bookkeeping (line
-// views, trigger checks, the run's fields) on each, as much as reading the line itself.
-size_t LogScreen::fast_run(ScreenedBlock& b, size_t pos, size_t max_line, const UsualPrefix& prefix,
-                           size_t& fetched) const {
+// The loop of fast_run() with the body section's reader `read`: inline in each caller, so that
+// a reader known here (the usual tactic line) is inlined into it, its constants kept in
+// registers across lines, instead of called through a pointer on every line.
+template <class Prefix, class Read>
+__attribute__((always_inline)) inline size_t take_run(ScreenedBlock& b, size_t pos, size_t max_line,
+                                                      const Prefix& prefix, size_t& fetched,
+                                                      Read read) {
   const char* const data = b.bytes.data();
   const size_t size = b.bytes.size();
   const size_t first = pos;
@@ -822,7 +825,7 @@ size_t LogScreen::fast_run(ScreenedBlock& b, size_t pos, size_t max_line, const 
   while (size - pos >= 33 && prefix.same(data + pos)) {
     fetch_ahead(data, size, pos, fetched);
     uint64_t value = 0;
-    const char* tail = fast_read_(data + pos + 32, data + size, value);
+    const char* tail = read(data + pos + 32, data + size, value);
     if (!tail) break;
     const size_t eol = usual_line_end(data, size, pos, tail, max_line);
     if (!eol) break;
@@ -838,6 +841,33 @@ size_t LogScreen::fast_run(ScreenedBlock& b, size_t pos, size_t max_line, const 
   b.lines += taken;
   b.recognized += taken;
   return pos;
+}
+
+}  // namespace
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The lambda is not always_inline: it may be inlined only once take_run() is, into this AVX2
+// function (compilers refuse an AVX2 body inlined into code built without it).
+__attribute__((target("avx2"))) size_t LogScreen::fast_run_tactics_avx2(ScreenedBlock& b,
+                                                                        size_t pos, size_t max_line,
+                                                                        const UsualPrefix& prefix,
+                                                                        size_t& fetched) const {
+  return take_run(
+      b, pos, max_line, prefix, fetched,
+      [](const char* m, const char* end, uint64_t& value)
+          __attribute__((target("avx2"))) { return tactic_line::read_avx2(m, end, value); });
+}
+#endif
+
+// Most lines of a verbose log are tactic lines in runs of tens: this loop keeps only what
+// changes from one to the next, where the general loop paid its per-line bookkeeping (line
+// views, trigger checks, the run's fields) on each, as much as reading the line itself.
+size_t LogScreen::fast_run(ScreenedBlock& b, size_t pos, size_t max_line, const UsualPrefix& prefix,
+                           size_t& fetched) const {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (tactic_line_ && kAvx2) return fast_run_tactics_avx2(b, pos, max_line, prefix, fetched);
+#endif
+  return take_run(b, pos, max_line, prefix, fetched, fast_read_);
 }
 
 void LogScreen::screen(ScreenedBlock& b, size_t max_line) const {

@@ -215,6 +215,9 @@ class alignas(kCacheLine) LogScreen {
   // not take starts. `fetched`: how far the bytes ahead were asked for (see screen()).
   size_t fast_run(ScreenedBlock& b, size_t pos, size_t max_line, const UsualPrefix& prefix,
                   size_t& fetched) const;
+  size_t fast_run_tactics_avx2(ScreenedBlock& b, size_t pos, size_t max_line,
+                               const UsualPrefix& prefix, size_t& fetched) const;
+  bool tactic_line_ = false;
 
   struct LiteralScan {
     hs_database* db = nullptr;

@@ -99,6 +99,8 @@ class LogSection {
     const char* (*read)(const char* message, const char* end, uint64_t& value) = nullptr;
     std::vector<std::string> silent;
     std::vector<std::string> closing;
+    // `read` is read_usual_tactic_line: the screen may call its inline form instead.
+    bool tactic_line = false;
   };
   virtual FastBody fast_body() const { return {}; }
   // True for the one section that also gets every error or warning line ([E], [W], [F]) no
