@@ -2,13 +2,6 @@
 // version lines, and the lines that show which stage of the build a run reached: the last one
 // is what it was doing when a log stops. Tactic selection keeps the node being timed, its
 // formats and the tactics tried, block by block.
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
-
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
