@@ -134,6 +134,68 @@ TEST(LayerNames, RecognisesLayersTensorRTAdds) {
   EXPECT_TRUE(fused_node_names("Reformatting CopyNode for Output Tensor 0 to MaxPool_12").empty());
 }
 
+// The views the memory analysis looks names up by are pieces of the name itself, and the same
+// names as the parsed form gives (parse_layer_name's parts, stripped one by one): on names of
+// every kind, and on every layer name of the corpus's engine graphs.
+void expect_views_agree(const std::string& name) {
+  std::vector<std::string_view> views{"left over from a previous layer"};
+  fused_node_views(name, views);
+  Names parsed = fused_node_names(parse_layer_name(name));
+  ASSERT_EQ(views.size(), parsed.size()) << name;
+  for (size_t i = 0; i < views.size(); ++i) {
+    EXPECT_EQ(views[i], parsed[i]) << name;
+    EXPECT_TRUE(views[i].data() >= name.data() &&
+                views[i].data() + views[i].size() <= name.data() + name.size())
+        << name << ": '" << views[i] << "' is not a piece of the name";
+  }
+}
+
+TEST(LayerNames, ViewsArePiecesOfTheNameAndAgreeWithTheParsedForm) {
+  for (const char* name : {"Conv_0 + Relu_1",
+                           "Conv_2 || Conv_3",
+                           "Conv_0 + PWN(Clip_3)",
+                           "PWN(PWN(a + (Unnamed Layer* 567) [Shuffle], b), c)",
+                           "A || B [profile 1]",
+                           "x_quantize_scale_node + Conv_1",
+                           "reshape_before_MatMul_3 + reshape_after_MatMul_3",
+                           "f(a + b) + c",
+                           "f(a + b + c",
+                           "a) + (b",
+                           "  padded  +  names  ",
+                           "PWN(",
+                           " + ",
+                           "(Unnamed Layer* 13) [Shuffle]",
+                           "(Unnamed Layer* 13) [Shuffle] + Relu_2",
+                           "639 copy",
+                           "{ForeignNode[Conv_0...Concat_198]}",
+                           "__myl_MulAdd_0",
+                           "matMul1_myl0_0",
+                           "Reformatting CopyNode for Input Tensor 1 to Conv_113 + Add_114",
+                           "Reformatting CopyNode for Input Tensor",
+                           "",
+                           "QuantizeLinear_7_quantize_scale_node"})
+    expect_views_agree(name);
+}
+
+TEST(LayerNames, ViewsAgreeOnEveryCorpusLayerName) {
+  TRTLENS_REQUIRE_SHARED();
+  size_t names = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(shared_dir() + "/corpus")) {
+    const std::string p = e.path().string();
+    if (p.size() < 11 || p.compare(p.size() - 11, 11, ".graph.json") != 0) continue;
+    std::ifstream in(p);
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_object() || !j.contains("Layers")) continue;
+    for (const auto& l : j["Layers"])
+      if (l.is_object() && l.contains("Name") && l["Name"].is_string()) {
+        expect_views_agree(l["Name"].get<std::string>());
+        ++names;
+      }
+  }
+  // The corpus's 10 engine graphs name 538 layers (counted with python3's json module).
+  EXPECT_EQ(names, 538u);
+}
+
 TEST(LayerNames, MetadataEntriesWithControlCharacterSeparators) {
   EXPECT_EQ(metadata_node_names("[ONNX Layer: /conv1/Conv]\x1e[ONNX Layer: /relu/Relu]"),
             (Names{"/conv1/Conv", "/relu/Relu"}));

@@ -74,7 +74,8 @@ bool balanced(std::string_view s) {
 
 // Splits at bracket depth 0 on " + " and " || " (and ", " inside PWN(...)), unwrapping PWN.
 // Names with unbalanced brackets are split without regard to brackets.
-void split_fused(std::string_view s, bool commas, std::vector<std::string>& out) {
+// Views of `s`: the callers that only look names up allocate nothing per piece.
+void split_fused(std::string_view s, bool commas, std::vector<std::string_view>& out) {
   const bool track = balanced(s);
   auto emit = [&](std::string_view piece) {
     piece = trim(piece);
@@ -156,7 +157,9 @@ const char* to_string(LayerNameKind k) {
 
 bool is_internal_name(std::string_view piece) { return starts_with(piece, "(Unnamed Layer* "); }
 
-std::string strip_trt_additions(std::string_view piece) {
+namespace {
+
+std::string_view strip_trt_view(std::string_view piece) {
   static constexpr std::string_view kSuffixes[] = {"_quantize_scale_node",
                                                    "_dequantize_scale_node"};
   static constexpr std::string_view kPrefixes[] = {"copied_squeeze_after_", "reshape_before_",
@@ -176,57 +179,86 @@ std::string strip_trt_additions(std::string_view piece) {
         changed = true;
       }
   }
-  return std::string(piece);
+  return piece;
+}
+
+constexpr std::string_view kReformat = "Reformatting CopyNode for ";
+
+// The kind of a layer name without its " [profile N]".
+LayerNameKind name_kind(std::string_view name) {
+  if (starts_with(name, kReformat) && name.find(" to ", kReformat.size()) != std::string_view::npos)
+    return LayerNameKind::Reformat;
+  if (starts_with(name, "{ForeignNode[") && ends_with(name, "]}")) return LayerNameKind::Foreign;
+  if (is_internal_name(name) && matching_close(name, 0) != std::string_view::npos) {
+    std::vector<std::string_view> parts;
+    split_fused(name, false, parts);
+    if (parts.size() == 1) return LayerNameKind::Internal;
+  }
+  if (ends_with(name, " copy") && name.size() > 5 && name.find(" + ") == std::string_view::npos)
+    return LayerNameKind::Copy;
+  if (is_myelin_sublayer(name)) return LayerNameKind::Myelin;
+  return LayerNameKind::Fused;
+}
+
+}  // namespace
+
+std::string strip_trt_additions(std::string_view piece) {
+  return std::string(strip_trt_view(piece));
 }
 
 ParsedLayerName parse_layer_name(std::string_view name) {
   ParsedLayerName p;
   p.profile = strip_profile(name);
-  static constexpr std::string_view kReformat = "Reformatting CopyNode for ";
-  if (starts_with(name, kReformat)) {
-    size_t to = name.find(" to ", kReformat.size());
-    if (to != std::string_view::npos) {
-      p.kind = LayerNameKind::Reformat;
-      p.attached_to = std::string(name.substr(to + 4));
-      return p;
+  p.kind = name_kind(name);
+  switch (p.kind) {
+    case LayerNameKind::Reformat:
+      p.attached_to = std::string(name.substr(name.find(" to ", kReformat.size()) + 4));
+      break;
+    case LayerNameKind::Foreign: {
+      std::string_view range = name.substr(13, name.size() - 15);
+      size_t dots = range.find("...");
+      if (dots == std::string_view::npos) {
+        p.range_first = p.range_last = std::string(range);
+      } else {
+        p.range_first = std::string(range.substr(0, dots));
+        p.range_last = std::string(range.substr(dots + 3));
+        p.range_ambiguous = range.find("...", dots + 3) != std::string_view::npos;
+      }
+      break;
     }
-  }
-  if (starts_with(name, "{ForeignNode[") && ends_with(name, "]}")) {
-    p.kind = LayerNameKind::Foreign;
-    std::string_view range = name.substr(13, name.size() - 15);
-    size_t dots = range.find("...");
-    if (dots == std::string_view::npos) {
-      p.range_first = p.range_last = std::string(range);
-    } else {
-      p.range_first = std::string(range.substr(0, dots));
-      p.range_last = std::string(range.substr(dots + 3));
-      p.range_ambiguous = range.find("...", dots + 3) != std::string_view::npos;
+    case LayerNameKind::Copy:
+      p.attached_to = std::string(name.substr(0, name.size() - 5));
+      break;
+    case LayerNameKind::Fused: {
+      std::vector<std::string_view> parts;
+      split_fused(name, false, parts);
+      p.parts.assign(parts.begin(), parts.end());
+      break;
     }
-    return p;
+    case LayerNameKind::Internal:
+    case LayerNameKind::Myelin:
+      break;
   }
-  if (is_internal_name(name) && matching_close(name, 0) != std::string_view::npos) {
-    std::vector<std::string> parts;
-    split_fused(name, false, parts);
-    if (parts.size() == 1) {
-      p.kind = LayerNameKind::Internal;
-      return p;
-    }
-  }
-  if (ends_with(name, " copy") && name.size() > 5 && name.find(" + ") == std::string_view::npos) {
-    p.kind = LayerNameKind::Copy;
-    p.attached_to = std::string(name.substr(0, name.size() - 5));
-    return p;
-  }
-  if (is_myelin_sublayer(name)) {
-    p.kind = LayerNameKind::Myelin;
-    return p;
-  }
-  split_fused(name, false, p.parts);
   return p;
 }
 
+void fused_node_views(std::string_view layer_name, std::vector<std::string_view>& out) {
+  out.clear();
+  strip_profile(layer_name);
+  if (name_kind(layer_name) != LayerNameKind::Fused) return;
+  split_fused(layer_name, false, out);
+  size_t kept = 0;
+  for (std::string_view part : out) {
+    if (is_internal_name(part)) continue;
+    if (std::string_view s = strip_trt_view(part); !s.empty()) out[kept++] = s;
+  }
+  out.resize(kept);
+}
+
 std::vector<std::string> fused_node_names(const std::string& layer_name) {
-  return fused_node_names(parse_layer_name(layer_name));
+  std::vector<std::string_view> names;
+  fused_node_views(layer_name, names);
+  return {names.begin(), names.end()};
 }
 
 std::vector<std::string> fused_node_names(const ParsedLayerName& p) {

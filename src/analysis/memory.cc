@@ -106,12 +106,14 @@ struct WeightCount {
 
 // Weight elements of the ONNX nodes fused into `layer` (the parse section's tensors); nullopt
 // unless every node of the name is known.
-std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onnx) {
+// `names` is scratch space the caller keeps from layer to layer.
+std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onnx,
+                                        std::vector<std::string_view>& names) {
   if (onnx.nodes.empty()) return std::nullopt;
-  auto names = fused_node_names(layer.name);
+  fused_node_views(layer.name, names);
   if (names.empty()) return std::nullopt;
   WeightCount w;
-  for (const auto& name : names) {
+  for (std::string_view name : names) {
     const OnnxNode* node = onnx.find(name);
     if (!node) return std::nullopt;
     if (node->inputs.empty() && node->outputs.empty()) {
@@ -141,7 +143,7 @@ std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onn
                                                                       "Elu",
                                                                       "Selu"};
       if (!weightless.count(std::string_view(node->op))) return std::nullopt;
-      w.nodes.push_back(name);
+      w.nodes.emplace_back(name);
       continue;
     }
     const bool weighted_op = node->op == "Conv" || node->op == "ConvTranspose" ||
@@ -159,7 +161,7 @@ std::optional<WeightCount> onnx_weights(const Layer& layer, const OnnxModel& onn
       if (!vol) return std::nullopt;
       w.elements += *vol;
     }
-    w.nodes.push_back(name);
+    w.nodes.emplace_back(name);
   }
   return w;
 }
@@ -457,6 +459,7 @@ void analyze_build_memory(const Capture& c, Build& b,
   uint64_t in_sum = 0, w_sum = 0, out_sum = 0, ws_sum = 0, bs_sum = 0;
   bool any_ws = false, any_bs = false;
   bm.layers_with_unknown_size = 0;
+  std::vector<std::string_view> node_names;
   for (Layer& l : b.layers) {
     LayerMemory& m = l.memory;
     // A layer without tensors (a stream event) moves 0 bytes; a names-only listing says
@@ -502,7 +505,7 @@ void analyze_build_memory(const Capture& c, Build& b,
       m.weight_source = "layer-json";
     }
     if (m.weight_source.empty()) {
-      if (auto w = onnx_weights(l, c.onnx)) {
+      if (auto w = onnx_weights(l, c.onnx, node_names)) {
         m.weight_bytes = at_input_size(w->elements);
         m.weight_source = "onnx-parse";
         m.weight_nodes = w->nodes;

@@ -28,7 +28,7 @@ namespace {
 // (a random read of a large element and its text) only when the two halves agree, so a miss
 // and most collisions never touch the elements.
 template <class T, class Index>
-const T* lookup(const std::vector<T>& items, Index& index, const std::string& name) {
+const T* lookup(const std::vector<T>& items, Index& index, std::string_view name) {
   if (items.empty()) return nullptr;  // (an empty vector may have the null data of a fresh index)
   std::hash<std::string_view> hash;
   // (0 where size_t has 32 bits: every probe then compares names, as before)
@@ -76,17 +76,17 @@ const std::vector<int64_t>& OnnxNode::kernel() const {
   return origin ? origin->kernel : none;
 }
 
-const OnnxNode* OnnxModel::find(const std::string& name) const {
+const OnnxNode* OnnxModel::find(std::string_view name) const {
   return lookup(nodes, node_index_, name);
 }
 
-bool OnnxModel::is_initializer(const std::string& name) const {
+bool OnnxModel::is_initializer(std::string_view name) const {
   return lookup(initializers, initializer_index_, name) != nullptr;
 }
 
 void OnnxModel::index() const {
-  lookup(nodes, node_index_, std::string());
-  lookup(initializers, initializer_index_, std::string());
+  lookup(nodes, node_index_, {});
+  lookup(initializers, initializer_index_, {});
 }
 
 std::string RunInfo::build_option(const std::string& key) const {

@@ -133,8 +133,8 @@ struct OnnxModel {
 
   // By name through an index rebuilt whenever the vectors were replaced or grew (engines of
   // 10k layers look names up per layer).
-  const OnnxNode* find(const std::string& name) const;
-  bool is_initializer(const std::string& name) const;
+  const OnnxNode* find(std::string_view name) const;
+  bool is_initializer(std::string_view name) const;
   // Brings both indexes up to date now, so that threads calling the two above only read them.
   void index() const;
 
