@@ -98,6 +98,13 @@ TEST(LayerNames, SplitsVerticalAndHorizontalFusionAtDepthZero) {
   EXPECT_EQ(fused_node_names("Conv_0 + Relu_1"), (Names{"Conv_0", "Relu_1"}));
   EXPECT_EQ(fused_node_names("Conv_2 || Conv_3"), (Names{"Conv_2", "Conv_3"}));
   EXPECT_EQ(fused_node_names("Conv_0 + PWN(Clip_3)"), (Names{"Conv_0", "Clip_3"}));
+  // Brackets that balance keep a separator inside them; a name whose brackets do not balance
+  // is split at every separator.
+  EXPECT_EQ(fused_node_names("f(a + b) + c"), (Names{"f(a + b)", "c"}));
+  EXPECT_EQ(fused_node_names("f(a + b + c"), (Names{"f(a", "b", "c"}));
+  EXPECT_EQ(fused_node_names("a) + (b"), (Names{"a)", "(b"}));
+  EXPECT_EQ(fused_node_names("g(x) + f(a + b"), (Names{"g(x)", "f(a", "b"}));
+  EXPECT_EQ(fused_node_names("PWN(a, b) + c)"), (Names{"a", "b", "c)"}));  // PWN(...) unwrapped
 }
 
 TEST(LayerNames, UnwrapsNestedPwnWithCommasAndDropsInternalPieces) {

@@ -62,21 +62,10 @@ size_t matching_close(std::string_view s, size_t open) {
   return std::string_view::npos;
 }
 
-bool balanced(std::string_view s) {
-  int depth = 0;
-  for (char c : s) {
-    const uint8_t k = byte_class(c);
-    if (k == kOpen) ++depth;
-    if (k == kClose && --depth < 0) return false;
-  }
-  return depth == 0;
-}
-
 // Splits at bracket depth 0 on " + " and " || " (and ", " inside PWN(...)), unwrapping PWN.
 // Names with unbalanced brackets are split without regard to brackets.
 // Views of `s`: the callers that only look names up allocate nothing per piece.
 void split_fused(std::string_view s, bool commas, std::vector<std::string_view>& out) {
-  const bool track = balanced(s);
   auto emit = [&](std::string_view piece) {
     piece = trim(piece);
     if (piece.empty()) return;
@@ -86,35 +75,50 @@ void split_fused(std::string_view s, bool commas, std::vector<std::string_view>&
     }
     out.emplace_back(piece);
   };
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    // Every separator starts with ' ' or ',': other bytes need no comparison (this loop runs
-    // over every layer name several times in an analysis).
-    const uint8_t k = byte_class(s[i]);
-    if (k == kPlain) continue;
-    if (k == kOpen) {
-      if (track) ++depth;
+  // Brackets are tracked on the guess that they balance, as nearly every name's do: a name whose
+  // brackets turn out not to is split again without regard to them (one pass over a name, not a
+  // check of its brackets first).
+  const size_t first = out.size();
+  for (const bool track : {true, false}) {
+    int depth = 0;
+    size_t start = 0;
+    bool unbalanced = false;
+    for (size_t i = 0; i < s.size(); ++i) {
+      // Every separator starts with ' ' or ',': other bytes need no comparison (this loop runs
+      // over every layer name several times in an analysis).
+      const uint8_t k = byte_class(s[i]);
+      if (k == kPlain) continue;
+      if (k == kOpen) {
+        if (track) ++depth;
+        continue;
+      }
+      if (k == kClose) {
+        if (track && depth-- == 0) {
+          unbalanced = true;
+          break;
+        }
+        continue;
+      }
+      if (depth != 0) continue;
+      size_t sep = 0;
+      if (s.compare(i, 3, " + ") == 0)
+        sep = 3;
+      else if (s.compare(i, 4, " || ") == 0)
+        sep = 4;
+      else if (commas && s.compare(i, 2, ", ") == 0)
+        sep = 2;
+      if (!sep) continue;
+      emit(s.substr(start, i - start));
+      start = i + sep;
+      i = start - 1;
+    }
+    if (track && (unbalanced || depth != 0)) {
+      out.resize(first);
       continue;
     }
-    if (k == kClose) {
-      if (track && depth > 0) --depth;
-      continue;
-    }
-    if (depth != 0) continue;
-    size_t sep = 0;
-    if (s.compare(i, 3, " + ") == 0)
-      sep = 3;
-    else if (s.compare(i, 4, " || ") == 0)
-      sep = 4;
-    else if (commas && s.compare(i, 2, ", ") == 0)
-      sep = 2;
-    if (!sep) continue;
-    emit(s.substr(start, i - start));
-    start = i + sep;
-    i = start - 1;
+    emit(s.substr(start));
+    return;
   }
-  emit(s.substr(start));
 }
 
 bool is_myelin_sublayer(std::string_view s) {
@@ -168,16 +172,21 @@ std::string_view strip_trt_view(std::string_view piece) {
   bool changed = true;
   while (changed && !piece.empty()) {
     changed = strip_profile(piece) >= 0;
-    for (auto suf : kSuffixes)
-      if (ends_with(piece, suf) && piece.size() > suf.size()) {
-        piece.remove_suffix(suf.size());
-        changed = true;
-      }
-    for (auto pre : kPrefixes)
-      if (starts_with(piece, pre) && piece.size() > pre.size()) {
-        piece.remove_prefix(pre.size());
-        changed = true;
-      }
+    // Most pieces have neither: one test each (the suffixes' common end, the prefixes' first
+    // letters) before the seven (this runs on every piece of every layer name).
+    if (ends_with(piece, "_scale_node"))
+      for (auto suf : kSuffixes)
+        if (ends_with(piece, suf) && piece.size() > suf.size()) {
+          piece.remove_suffix(suf.size());
+          changed = true;
+        }
+    if (const char c = piece.empty() ? '\0' : piece.front();
+        c == 'c' || c == 'r' || c == 's' || c == 'u')
+      for (auto pre : kPrefixes)
+        if (starts_with(piece, pre) && piece.size() > pre.size()) {
+          piece.remove_prefix(pre.size());
+          changed = true;
+        }
   }
   return piece;
 }
