@@ -49,13 +49,14 @@ size_t plain_end(std::string_view s, size_t i, char stop) {
   return s.size();
 }
 
-Tensor make_tensor(std::string_view name, std::string_view dtype, const Dims& dims) {
+// `dims` is taken: its vector moves into the tensor (a copy was an allocation a tensor).
+Tensor make_tensor(std::string_view name, std::string_view dtype, Dims&& dims) {
   Tensor t;
   t.name = std::string(name);
   DtypeResult d = canonical_dtype(dtype);
   t.dtype = d.dtype;
   t.dtype_known = d.known;
-  t.dims = dims.dims;
+  t.dims = std::move(dims.dims);
   t.has_dims = true;
   t.vector_axis = dims.vector_axis;
   t.vector_width = dims.vector_width;
@@ -108,7 +109,7 @@ bool split_tensors(std::string_view s, const EngineLayerGrammar& g, Layer& layer
       else
         dims.reset();
       if (dims) {
-        Tensor t = make_tensor(s.substr(name_start, c - name_start), dtype, *dims);
+        Tensor t = make_tensor(s.substr(name_start, c - name_start), dtype, std::move(*dims));
         (outputs ? layer.outputs : layer.inputs).push_back(std::move(t));
         if (to_outputs) {
           if (outputs) {
