@@ -36,11 +36,11 @@ ParsedLayerName parse_layer_name(std::string_view name);
 // initializer) names it was built from, in name order. TensorRT-internal pieces are dropped;
 // reformat/copy/ForeignNode names give an empty list.
 std::vector<std::string> fused_node_names(const std::string& layer_name);
-// The same as views of `layer_name`, into `out` (cleared first): for callers that only look the
-// names up, several times a layer in an analysis.
-void fused_node_views(std::string_view layer_name, std::vector<std::string_view>& out);
 // The same from a name already parsed.
 std::vector<std::string> fused_node_names(const ParsedLayerName& parsed);
+// The names as views of `layer_name`, into `out` (cleared first): for callers that only look the
+// names up, several times a layer in an analysis.
+void fused_node_views(std::string_view layer_name, std::vector<std::string_view>& out);
 
 // "QuantizeLinear_7_quantize_scale_node" -> "QuantizeLinear_7", "reshape_before_X" -> "X";
 // the piece itself when TensorRT added nothing.
