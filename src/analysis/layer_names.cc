@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 
 #include "model/values.h"
 
@@ -169,24 +170,26 @@ std::string_view strip_trt_view(std::string_view piece) {
   static constexpr std::string_view kPrefixes[] = {"copied_squeeze_after_", "reshape_before_",
                                                    "reshape_after_", "squeeze_after_",
                                                    "unsqueeze_before_"};
+  // Most pieces have none of these: one test of the suffixes' common end, and of a prefix's
+  // first letter, before a comparison (this runs on every piece of every layer name).
+  static constexpr std::string_view kSuffixesEnd = "_scale_node";
+  static_assert(std::all_of(std::begin(kSuffixes), std::end(kSuffixes),
+                            [](std::string_view s) { return s.ends_with(kSuffixesEnd); }));
   bool changed = true;
   while (changed && !piece.empty()) {
     changed = strip_profile(piece) >= 0;
-    // Most pieces have neither: one test each (the suffixes' common end, the prefixes' first
-    // letters) before the seven (this runs on every piece of every layer name).
-    if (ends_with(piece, "_scale_node"))
+    if (ends_with(piece, kSuffixesEnd))
       for (auto suf : kSuffixes)
         if (ends_with(piece, suf) && piece.size() > suf.size()) {
           piece.remove_suffix(suf.size());
           changed = true;
         }
-    if (const char c = piece.empty() ? '\0' : piece.front();
-        c == 'c' || c == 'r' || c == 's' || c == 'u')
-      for (auto pre : kPrefixes)
-        if (starts_with(piece, pre) && piece.size() > pre.size()) {
-          piece.remove_prefix(pre.size());
-          changed = true;
-        }
+    for (auto pre : kPrefixes)
+      if (!piece.empty() && piece.front() == pre.front() && starts_with(piece, pre) &&
+          piece.size() > pre.size()) {
+        piece.remove_prefix(pre.size());
+        changed = true;
+      }
   }
   return piece;
 }
