@@ -23,7 +23,16 @@ struct AnalysisOptions {
   bool lint = true;
   // Builds analysed at once (0: one per core): a capture's builds are independent here.
   unsigned threads = 0;
+  // The builds a command shows, by id (empty: every build). Memory, counts and findings are
+  // worked out for these and the final build only, the costly half of a build's analysis that
+  // a log of several builds otherwise paid for each; with tuner iterations, which compare their
+  // builds, every build is analysed.
+  std::vector<int> shown_builds;
 };
+
+// Which builds get the per-build analyses (memory, counts, findings): every one, or those of
+// `options.shown_builds` and the final build.
+std::vector<bool> builds_to_analyse(const Capture& capture, const AnalysisOptions& options);
 
 void analyze(Capture& capture, const AnalysisOptions& options);
 

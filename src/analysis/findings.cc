@@ -115,7 +115,7 @@ void unique_names(std::vector<std::string>& names) {
 }  // namespace
 
 std::vector<Finding> run_findings(const Capture& capture, const std::vector<std::string>& ignore,
-                                  unsigned threads) {
+                                  unsigned threads, const std::vector<bool>& only) {
   using namespace findings;
   std::vector<Finding> out;
   capture_rules(capture, out);
@@ -123,6 +123,7 @@ std::vector<Finding> run_findings(const Capture& capture, const std::vector<std:
   std::vector<std::vector<Finding>> of_build(capture.builds.size());
   capture.onnx.index();  // built here: the builds' threads only read it
   parallel_for(capture.builds.size(), threads, [&](size_t i) {
+    if (!only.empty() && !only[i]) return;
     BuildView v(capture, capture.builds[i]);
     std::vector<Finding>& found = of_build[i];
     sanity_rules(v, found);

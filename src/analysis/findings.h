@@ -26,8 +26,8 @@ std::optional<Severity> parse_severity(std::string_view text);
 
 // Runs every rule over every build; the result is ordered by build, then severity (worst
 // first), then rule order. Ids listed in `ignore` (exact, or a prefix ending in '*') are dropped.
-// Builds are checked on up to `threads` threads (0: one per core).
+// Builds are checked on up to `threads` threads (0: one per core); with `only`, those it marks.
 std::vector<Finding> run_findings(const Capture& capture, const std::vector<std::string>& ignore,
-                                  unsigned threads = 0);
+                                  unsigned threads = 0, const std::vector<bool>& only = {});
 
 }  // namespace trtlens

@@ -310,7 +310,8 @@ void analyze_build_memory(const Capture& c, Build& b,
 
 }  // namespace
 
-void analyze_memory(Capture& c, const std::vector<std::string>& shape_options, unsigned threads) {
+void analyze_memory(Capture& c, const std::vector<std::string>& shape_options, unsigned threads,
+                    const std::vector<bool>& only) {
   std::map<std::string, std::vector<int64_t>> given;
   for (const auto& spec : shape_options) {
     if (auto s = parse_shape_option(spec))
@@ -347,6 +348,7 @@ void analyze_memory(Capture& c, const std::vector<std::string>& shape_options, u
   }
   c.onnx.index();  // built here: the builds' threads only read it
   parallel_for(n, threads, [&](size_t i) {
+    if (!only.empty() && !only[i]) return;
     analyze_build_memory(c, c.builds[i], shapes_of[i], inferred_of[i], notes[i]);
   });
   std::set<std::string> unknown_dtypes;

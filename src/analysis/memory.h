@@ -52,8 +52,8 @@ std::optional<uint64_t> volume(const std::vector<int64_t>& dims);
 
 // Fills Layer::memory (input/weight/output/total bytes) and the BuildMemory sums, then the
 // liveness estimate. Problems (unknown dtypes, malformed --shape) become diagnostics. Builds
-// are analysed on up to `threads` threads (0: one per core).
+// are analysed on up to `threads` threads (0: one per core); with `only`, those it marks.
 void analyze_memory(Capture& capture, const std::vector<std::string>& shape_options,
-                    unsigned threads = 0);
+                    unsigned threads = 0, const std::vector<bool>& only = {});
 
 }  // namespace trtlens

@@ -53,9 +53,10 @@ BuildCounts summarize(const Build& build) {
   return s;
 }
 
-void summarize_builds(Capture& c, unsigned threads) {
-  parallel_for(c.builds.size(), threads,
-               [&](size_t i) { c.builds[i].counts = summarize(c.builds[i]); });
+void summarize_builds(Capture& c, unsigned threads, const std::vector<bool>& only) {
+  parallel_for(c.builds.size(), threads, [&](size_t i) {
+    if (only.empty() || only[i]) c.builds[i].counts = summarize(c.builds[i]);
+  });
 }
 
 }  // namespace trtlens

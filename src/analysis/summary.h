@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model/capture.h"
 
@@ -14,8 +15,8 @@ bool is_reformat(const Layer& layer);
 std::string output_precision(const Layer& layer);
 
 // Counts of one build; analyze() stores them in Build::counts (on up to `threads` threads, 0: one
-// per core).
+// per core; with `only`, of the builds it marks).
 BuildCounts summarize(const Build& build);
-void summarize_builds(Capture& capture, unsigned threads = 0);
+void summarize_builds(Capture& capture, unsigned threads = 0, const std::vector<bool>& only = {});
 
 }  // namespace trtlens

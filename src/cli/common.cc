@@ -172,6 +172,8 @@ Capture load_inputs(const CommonOptions& o, bool analyse) {
   if (analyse) {
     AnalysisOptions a = o.analysis;
     a.threads = o.threads;
+    if (o.shows_selected_builds)
+      for (const Build* b : select_builds(c, o.build)) a.shown_builds.push_back(b->id);
     analyze(c, a);
   }
   return c;

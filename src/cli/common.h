@@ -33,6 +33,9 @@ struct CommonOptions {
   std::string max_input_size = "16G";
   unsigned threads = 0;  // 0: one per core
   AnalysisOptions analysis;
+  // The command shows only the builds --build selects (beside what belongs to no build): the
+  // others are not analysed (AnalysisOptions::shown_builds).
+  bool shows_selected_builds = false;
 };
 
 // Adds INPUT..., --grammar-dir, --build, --quiet, --max-input-size and, when `formats` is not

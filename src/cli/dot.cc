@@ -43,6 +43,7 @@ void register_dot(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner>
   auto opts = std::make_shared<DotCliOptions>();
   CLI::App* cmd = app.add_subcommand("dot", "The engine graph as DOT, SVG or PNG (Graphviz)");
   add_common_options(cmd, opts->common, {"dot", "svg", "png"});
+  opts->common.shows_selected_builds = true;
   DotOptions& d = opts->dot;
   cmd->add_option("--color-by", d.color_by, "Node colour: type, precision, time, memory, diff")
       ->check(CLI::IsMember({"type", "precision", "time", "memory", "diff"}))

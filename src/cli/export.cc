@@ -14,6 +14,7 @@ void register_export(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   CLI::App* cmd = app.add_subcommand(
       "export", "The engine graph for other tools: an ONNX model Netron opens (one node a layer)");
   add_common_options(cmd, *opts, {"onnx"});
+  opts->shows_selected_builds = true;
   cmds.emplace_back(cmd, [opts] {
     bool to_stdout = opts->output.empty() || opts->output == "-";
     if (to_stdout && isatty(STDOUT_FILENO))

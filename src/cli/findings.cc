@@ -11,6 +11,7 @@ void register_findings(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRu
   auto fail_on = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("findings", "Checks that explain a slow or surprising build");
   add_common_options(cmd, *opts, {"table", "json", "md"});
+  opts->shows_selected_builds = true;
   cmd->add_option("--fail-on", *fail_on, "Exit 1 when a finding of this severity or worse exists")
       ->check(CLI::IsMember({"info", "warning", "error"}));
   cmd->add_option("--ignore", opts->analysis.ignore_findings,

@@ -7,6 +7,7 @@ void register_json(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunner
   auto opts = std::make_shared<CommonOptions>();
   CLI::App* cmd = app.add_subcommand("json", "The whole model as one JSON document (trtlens/1)");
   add_common_options(cmd, *opts, {}, "all");
+  opts->shows_selected_builds = true;
   cmd->add_option("-o,--output", opts->output, "Write to this file instead of stdout");
   cmds.emplace_back(cmd, [opts] {
     Capture& c = keep_until_exit(load_inputs(*opts));

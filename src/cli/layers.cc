@@ -8,6 +8,7 @@ void register_layers(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   auto opts = std::make_shared<CommonOptions>();
   CLI::App* cmd = app.add_subcommand("layers", "One row per engine layer");
   add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
+  opts->shows_selected_builds = true;
   cmds.emplace_back(cmd, [opts] {
     // The table, CSV and Markdown views print what the inputs say and read no analysis (a
     // fifth to a third of the command's time on a large engine); the JSON view carries it.

@@ -15,6 +15,7 @@ void register_memory(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   CLI::App* cmd = app.add_subcommand(
       "memory", "Per-layer tensor memory, TensorRT's memory figures and an activation estimate");
   add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
+  opts->shows_selected_builds = true;
   cmd->add_option("--sort", *sort, "Sort rows by this column, largest first")
       ->check(CLI::IsMember(memory_sort_keys()))
       ->default_val("order");

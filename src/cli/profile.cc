@@ -13,6 +13,7 @@ void register_profile(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
       "profile",
       "Per-layer times joined to layers, grouped; performance summary and timing traces");
   add_common_options(cmd, *opts, {"table", "csv", "json", "md"});
+  opts->shows_selected_builds = true;
   cmd->add_option("--top", *top, "How many of the slowest layers to list")
       ->default_val(10)
       ->check(CLI::NonNegativeNumber);

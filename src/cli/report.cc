@@ -15,6 +15,7 @@ void register_report(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRunn
   CLI::App* cmd =
       app.add_subcommand("report", "One self-contained HTML (or Markdown) report for a ticket");
   add_common_options(cmd, *opts, {"html", "md"});
+  opts->shows_selected_builds = true;
   cmd->add_option("--max-rows", ro->max_rows, "Rows per table before the rest is left out")
       ->default_val(ro->max_rows);
   cmd->add_option("--graph-max-nodes", ro->graph_max_nodes, "Largest graph drawn inline")

@@ -10,6 +10,7 @@ void register_summary(CLI::App& app, std::vector<std::pair<CLI::App*, CommandRun
   auto opts = std::make_shared<CommonOptions>();
   CLI::App* cmd = app.add_subcommand("summary", "Per build: layers, types, precisions, I/O");
   add_common_options(cmd, *opts, {"text", "json", "md"});
+  opts->shows_selected_builds = true;
   cmds.emplace_back(cmd, [opts] {
     Capture& c = keep_until_exit(load_inputs(*opts));
     Output out(opts->output);
