@@ -10,6 +10,7 @@
 
 #include "ingest/grammar.h"
 #include "ingest/load.h"
+#include "render/json.h"
 
 namespace trtlens::test {
 
@@ -43,6 +44,12 @@ std::string read_file(const std::string& path) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
+}
+
+std::string whole_json(const Capture& c) {
+  std::vector<const Build*> all;
+  for (const auto& b : c.builds) all.push_back(&b);
+  return dump_json(capture_json(c, all));
 }
 
 Capture load(const std::vector<std::string>& paths) {

@@ -19,6 +19,9 @@ std::string gzip_bytes(const std::string& text);
 // A tensor with known dims, for captures built by hand.
 Tensor tensor(const std::string& name, const std::string& dtype, std::vector<int64_t> dims);
 
+// The JSON document of every build of `c` (what `trtlens json` writes).
+std::string whole_json(const Capture& c);
+
 // Loads inputs with the embedded grammar.
 Capture load(const std::vector<std::string>& paths);
 
