@@ -95,9 +95,7 @@ std::string json_with(const std::string& path, const ReadLimits& limits,
   auto grammar = Grammar::load(grammar_dir);
   Capture c = load_capture({path}, *grammar, limits);
   analyze(c, AnalysisOptions{});
-  std::vector<const Build*> builds;
-  for (const auto& b : c.builds) builds.push_back(&b);
-  std::string out = dump_json(capture_json(c, builds));
+  std::string out = test::whole_json(c);
   for (const auto& d : c.diagnostics)
     out += "\n" + d.where.path + ":" + std::to_string(d.where.line) + ": " + d.message;
   return out;

@@ -22,11 +22,7 @@ namespace {
 using test::fixture;
 using test::tensor;
 
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
+using test::count;
 
 Layer layer(const std::string& name, const std::string& type, std::vector<std::string> ins,
             const std::string& out, const std::string& dtype = "FP16") {

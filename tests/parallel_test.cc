@@ -17,7 +17,6 @@
 #include "analysis/analyze.h"
 #include "ingest/grammar.h"
 #include "ingest/load.h"
-#include "render/json.h"
 #include "test_support.h"
 
 namespace trtlens {

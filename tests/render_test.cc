@@ -27,11 +27,7 @@ const std::string kQuote = "\"]; x [label=\"pwn";
 const std::string kImg = "<img src=x onerror=alert(1)>";
 const std::string kScript = "</script><script>alert(2)</script>";
 
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
-  return n;
-}
+using test::count;
 
 Layer layer(const std::string& name, const std::string& type, std::vector<Tensor> in,
             std::vector<Tensor> out) {

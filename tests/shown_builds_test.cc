@@ -76,11 +76,7 @@ TEST(ShownBuilds, TunerIterationsAreAllAnalysedWhateverIsShown) {
 
 TEST(ShownBuilds, CommandsWarnOfTheBuildsTheyShow) {
   const std::string log = test::fixture("core/three_builds_odd_dtypes.log");
-  const auto count = [](const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-  };
+  using test::count;
   auto final_only = test::run_trtlens("summary " + test::shell_quote(log));
   EXPECT_EQ(final_only.exit_code, 0);
   const std::string shown = final_only.out + final_only.err;

@@ -46,6 +46,12 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+size_t count(const std::string& hay, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+
 std::string whole_json(const Capture& c) {
   std::vector<const Build*> all;
   for (const auto& b : c.builds) all.push_back(&b);

@@ -19,6 +19,9 @@ std::string gzip_bytes(const std::string& text);
 // A tensor with known dims, for captures built by hand.
 Tensor tensor(const std::string& name, const std::string& dtype, std::vector<int64_t> dims);
 
+// How many times `needle` occurs in `hay` (overlapping occurrences counted).
+size_t count(const std::string& hay, const std::string& needle);
+
 // The JSON document of every build of `c` (what `trtlens json` writes).
 std::string whole_json(const Capture& c);
 
